@@ -1,0 +1,23 @@
+import { Context } from "effect"
+import type { Role } from "../Capability.js"
+import type { ApiTokenId, SessionId, UserId, WorkspaceId } from "./Ids.js"
+
+/** Who is calling an authenticated route, and in which workspace, as established by the authentication middleware. */
+export type Principal =
+  | {
+    readonly _tag: "User"
+    readonly userId: UserId
+    readonly sessionId: SessionId
+    readonly emailVerified: boolean
+    readonly workspaceId: WorkspaceId
+    readonly role: Role
+  }
+  | {
+    readonly _tag: "ApiToken"
+    readonly tokenId: ApiTokenId
+    readonly workspaceId: WorkspaceId
+    readonly role: Role
+  }
+
+/** The principal of the current request. */
+export class CurrentPrincipal extends Context.Tag("parley/CurrentPrincipal")<CurrentPrincipal, Principal>() {}
