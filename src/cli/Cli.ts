@@ -1,0 +1,14 @@
+import { Command } from "@effect/cli"
+import { version } from "../Version.js"
+import { info } from "./Info.js"
+import { migrate } from "./Migrate.js"
+import { printOpenApi } from "./PrintOpenApi.js"
+import { serve } from "./Serve.js"
+
+/** The `parley` command and its subcommands. */
+export const parley = Command.make("parley").pipe(
+  Command.withDescription("Parley: an open back end for conversational software"),
+  Command.withSubcommands([serve, migrate, printOpenApi, info])
+)
+
+export const cli = Command.run(parley, { name: "parley", version })

@@ -1,0 +1,94 @@
+/**
+ * Every setting Parley reads, in one place, each with its default and a
+ * description. Layers read the ones they need; the README's configuration
+ * table lists exactly these (a test holds the two together).
+ */
+import { Config, Duration, LogLevel } from "effect"
+
+/** `development` (the default) or `production` (secrets become mandatory). */
+export const Environment = Config.literal("development", "production")("PARLEY_ENV").pipe(
+  Config.withDefault("development" as const),
+  Config.withDescription("development | production; production requires its secrets at start-up")
+)
+
+/** The HTTP port. */
+export const Port = Config.port("PORT").pipe(Config.withDefault(8080), Config.withDescription("HTTP port"))
+
+/** The interface the HTTP server binds. */
+export const Host = Config.string("PARLEY_HOST").pipe(
+  Config.withDefault("0.0.0.0"),
+  Config.withDescription("HTTP bind address")
+)
+
+/** A PostgreSQL URL; without it Parley runs on its embedded PostgreSQL. */
+export const DatabaseUrl = Config.option(Config.redacted("DATABASE_URL")).pipe(
+  Config.withDescription("PostgreSQL connection URL; unset means the embedded database in PARLEY_DATA_DIR")
+)
+
+/** Where the embedded default keeps its files. */
+export const DataDir = Config.string("PARLEY_DATA_DIR").pipe(
+  Config.withDefault("./.parley"),
+  Config.withDescription("Directory of the embedded database and its lock file")
+)
+
+/** The most connections the server pool opens. */
+export const DatabasePoolMax = Config.integer("PARLEY_DB_POOL_MAX").pipe(
+  Config.withDefault(10),
+  Config.withDescription("Maximum PostgreSQL connections per node")
+)
+
+/** The bearer token that `/metrics` requires; mandatory in production. */
+export const MetricsToken = Config.option(Config.redacted("METRICS_TOKEN")).pipe(
+  Config.withDescription("Bearer token for /metrics (required in production; optional otherwise)")
+)
+
+/** The key that encrypts secrets at rest; mandatory in production. */
+export const MasterKey = Config.option(Config.redacted("PARLEY_MASTER_KEY")).pipe(
+  Config.withDescription("Master key for secrets at rest (required in production)")
+)
+
+/** The largest JSON body most routes accept. */
+export const MaxBodyBytes = Config.integer("PARLEY_MAX_BODY_BYTES").pipe(
+  Config.withDefault(1024 * 1024),
+  Config.withDescription("Largest request body in bytes (imports and uploads excepted)")
+)
+
+/** The largest body of imports and knowledge or dataset uploads. */
+export const MaxUploadBytes = Config.integer("PARLEY_MAX_UPLOAD_BYTES").pipe(
+  Config.withDefault(10 * 1024 * 1024),
+  Config.withDescription("Largest body of imports and uploads in bytes")
+)
+
+/** How long a handler may run before the request answers 504. */
+export const RequestTimeout = Config.duration("PARLEY_REQUEST_TIMEOUT").pipe(
+  Config.withDefault(Duration.seconds(30)),
+  Config.withDescription("Handler time-out, e.g. '30 seconds'")
+)
+
+/** The least severe log level written. */
+export const LogLevelSetting = Config.logLevel("PARLEY_LOG_LEVEL").pipe(
+  Config.withDefault(LogLevel.Info),
+  Config.withDescription("Trace | Debug | Info | Warning | Error")
+)
+
+/** An OTLP/HTTP collector to export traces to. */
+export const OtlpEndpoint = Config.option(Config.string("OTEL_EXPORTER_OTLP_ENDPOINT")).pipe(
+  Config.withDescription("OTLP/HTTP endpoint for traces, e.g. http://collector:4318")
+)
+
+/** Every environment variable Parley reads, for the README check. */
+export const environmentVariables = [
+  "PORT",
+  "PARLEY_HOST",
+  "PARLEY_ENV",
+  "DATABASE_URL",
+  "PARLEY_DATA_DIR",
+  "PARLEY_DB_POOL_MAX",
+  "METRICS_TOKEN",
+  "PARLEY_MASTER_KEY",
+  "PARLEY_MAX_BODY_BYTES",
+  "PARLEY_MAX_UPLOAD_BYTES",
+  "PARLEY_REQUEST_TIMEOUT",
+  "PARLEY_LOG_LEVEL",
+  "OTEL_EXPORTER_OTLP_ENDPOINT"
+] as const

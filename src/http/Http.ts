@@ -1,0 +1,59 @@
+/**
+ * The HTTP server: the contract's routes, the OpenAPI document at
+ * `/openapi.json`, the interactive reference at `/docs`, and the middleware
+ * every request passes through (outermost first): observability (trace id,
+ * metrics, one log line), typed errors for everything else, the handler
+ * time-out and the body limits.
+ */
+import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { createServer } from "node:http"
+import { Host, MaxBodyBytes, MaxUploadBytes, Port, RequestTimeout } from "../config/Settings.js"
+import { Api } from "./Api.js"
+import { ApiLive } from "./ApiLive.js"
+import { bodyLimitFor, requestBody } from "./middleware/RequestBody.js"
+import { errorResponses } from "./middleware/ErrorResponses.js"
+import { handlerTimeout } from "./middleware/HandlerTimeout.js"
+import { requestObservability } from "./middleware/RequestObservability.js"
+import { makeAllowedMethods, routesOf } from "./RouteTable.js"
+
+/** Routes served beside the contract. */
+const documentationRoutes = [
+  { method: "GET", path: "/openapi.json", group: "documentation", name: "openapi" },
+  { method: "GET", path: "/docs", group: "documentation", name: "docs" }
+] as const
+
+/** The API as an app, wrapped in Parley's request handling, served on the current `HttpServer`. */
+export const HttpAppLive = Layer.unwrapEffect(
+  Effect.gen(function*() {
+    const limitOf = bodyLimitFor({ body: yield* MaxBodyBytes, upload: yield* MaxUploadBytes })
+    const timeout = yield* RequestTimeout
+    const allowedMethods = makeAllowedMethods(routesOf(Api, documentationRoutes))
+    return Layer.unwrapEffect(
+      Effect.map(HttpApiBuilder.httpApp, (app) =>
+        HttpServer.serve(
+          app.pipe(requestBody(limitOf), handlerTimeout(timeout), errorResponses({ allowedMethods, maxBodyBytes: limitOf })),
+          requestObservability
+        ))
+    )
+  })
+).pipe(
+  Layer.provide([
+    HttpApiScalar.layer({ path: "/docs" }),
+    HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })
+  ]),
+  Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]),
+  Layer.provide(ApiLive)
+)
+
+/** The Node HTTP server on the configured host and port. */
+export const NodeServerLive = Layer.unwrapEffect(
+  Effect.map(
+    Effect.all([Host, Port]),
+    ([host, port]) => NodeHttpServer.layer(createServer, { host, port })
+  )
+)
+
+/** Parley's HTTP server, listening. */
+export const HttpLive = HttpAppLive.pipe(HttpServer.withLogAddress, Layer.provide(NodeServerLive))

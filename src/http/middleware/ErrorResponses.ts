@@ -1,0 +1,82 @@
+/**
+ * Turns whatever the API itself could not encode into the typed JSON error
+ * shape: unknown routes (404, or 405 with `Allow`), unreadable or oversized
+ * bodies (400, 413), and server faults (500 with the trace id, the cause only
+ * in the log). A client abort stays an abort.
+ */
+import type { HttpApp } from "@effect/platform"
+import { HttpServerRequest } from "@effect/platform"
+import { Cause, Effect, Option } from "effect"
+import {
+  InternalError,
+  MalformedBody,
+  MethodNotAllowed,
+  PayloadTooLarge,
+  RouteNotFound
+} from "../../domain/HttpErrors.js"
+import { jsonError } from "../JsonError.js"
+
+const isPlatformError = (tag: string) => (u: unknown): u is { readonly _tag: string; readonly cause?: unknown } =>
+  typeof u === "object" && u !== null && "_tag" in u && u._tag === tag
+
+const isRouteNotFound = isPlatformError("RouteNotFound")
+const isRequestError = isPlatformError("RequestError")
+
+const bodyExceeded = (error: { readonly cause?: unknown }) =>
+  error.cause instanceof Error && error.cause.message === "maxBytes exceeded"
+
+/** Wrap an app so that every outcome it can have is a typed JSON response. */
+export const errorResponses = (options: {
+  readonly allowedMethods: (url: string) => ReadonlyArray<string>
+  readonly maxBodyBytes: (url: string) => number
+}) =>
+<E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.catchAllCause(app, (cause) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const path = request.url.split("?")[0]!
+      const problems = [...Cause.failures(cause), ...Cause.defects(cause)]
+      if (problems.length === 0 && Cause.isInterruptedOnly(cause)) return yield* Effect.failCause(cause as Cause.Cause<never>)
+
+      const notFound = problems.find(isRouteNotFound)
+      if (notFound !== undefined) {
+        const allowed = options.allowedMethods(request.url)
+        if (allowed.length > 0) {
+          return yield* jsonError(
+            MethodNotAllowed,
+            new MethodNotAllowed({
+              method: request.method,
+              path,
+              allowed,
+              message: `${request.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`
+            }),
+            { allow: allowed.join(", ") }
+          )
+        }
+        return yield* jsonError(
+          RouteNotFound,
+          new RouteNotFound({ method: request.method, path, message: `No route for ${request.method} ${path}` })
+        )
+      }
+
+      const unreadable = problems.find(isRequestError)
+      if (unreadable !== undefined) {
+        if (bodyExceeded(unreadable)) {
+          const limit = options.maxBodyBytes(path)
+          return yield* jsonError(
+            PayloadTooLarge,
+            new PayloadTooLarge({ limitBytes: limit, message: `The request body exceeds ${limit} bytes` })
+          )
+        }
+        const reason = unreadable.cause instanceof Error ? unreadable.cause.message : "the body could not be read"
+        return yield* jsonError(MalformedBody, new MalformedBody({ message: `Malformed request body: ${reason}` }))
+      }
+
+      const span = yield* Effect.option(Effect.currentSpan)
+      const traceId = Option.match(span, { onNone: () => "", onSome: (span) => span.traceId })
+      yield* Effect.logError("Unhandled failure while handling a request", cause)
+      return yield* jsonError(
+        InternalError,
+        new InternalError({ traceId, message: `An unexpected error occurred; quote trace id ${traceId}` })
+      )
+    }))

@@ -1,0 +1,120 @@
+/**
+ * The database: a PostgreSQL server when `DATABASE_URL` is set, otherwise the
+ * embedded PostgreSQL in `PARLEY_DATA_DIR`; and the migrator that brings
+ * either to the current schema. Names are camelCase in code, snake_case in SQL.
+ */
+import { NodeContext } from "@effect/platform-node"
+import { Migrator, SqlClient, SqlError } from "@effect/sql"
+import { PgClient, PgMigrator } from "@effect/sql-pg"
+import { type ConfigError, Context, Effect, Layer, Option, Redacted, Schedule, String } from "effect"
+import * as Path from "node:path"
+import Pg from "pg"
+import { DatabasePoolMax, DatabaseUrl, DataDir } from "../config/Settings.js"
+import { acquireDataDirLock, type DataDirLocked } from "./DataDirLock.js"
+import { DatabaseInfo } from "./DatabaseInfo.js"
+import migration0001 from "./migrations/0001_installation.js"
+import * as PgliteClient from "./PgliteClient.js"
+
+/** Every migration, in order; the migrator records which ran. */
+export const migrations = {
+  "0001_installation": migration0001
+} as const
+
+/** The id of the newest migration, which readiness expects to find applied. */
+export const latestMigrationId = Object.keys(migrations).length
+
+const names = { transformQueryNames: String.camelToSnake, transformResultNames: String.snakeToCamel }
+
+const describeUrl = (url: string): string => {
+  try {
+    const parsed = new URL(url)
+    return `${parsed.hostname}:${parsed.port || "5432"}${parsed.pathname}`
+  } catch {
+    return "server"
+  }
+}
+
+type Database = Layer.Layer<
+  PgClient.PgClient | SqlClient.SqlClient | DatabaseInfo,
+  SqlError.SqlError | ConfigError.ConfigError | DataDirLocked
+>
+
+const openPool = (url: Redacted.Redacted, maxConnections: number) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        const pool = new Pg.Pool({
+          connectionString: Redacted.value(url),
+          max: maxConnections,
+          connectionTimeoutMillis: 5_000,
+          idleTimeoutMillis: 30_000,
+          application_name: "parley"
+        })
+        // An idle client's connection error must not crash the process; the pool replaces it.
+        pool.on("error", () => {})
+        try {
+          await pool.query("SELECT 1")
+          return pool
+        } catch (cause) {
+          await pool.end()
+          throw cause
+        }
+      },
+      catch: (cause) => new SqlError.SqlError({ cause, message: "Cannot connect to the database at DATABASE_URL" })
+    }),
+    (pool) => Effect.promise(() => pool.end()).pipe(Effect.timeoutOption("5 seconds"))
+  )
+
+const server = (url: Redacted.Redacted): Database =>
+  Layer.scopedContext(
+    Effect.gen(function*() {
+      const pool = yield* openPool(url, yield* DatabasePoolMax).pipe(
+        // A node may start before its database: keep trying for a minute.
+        Effect.retry(
+          Schedule.exponential("250 millis").pipe(
+            Schedule.union(Schedule.spaced("5 seconds")),
+            Schedule.upTo("60 seconds"),
+            Schedule.tapInput((error: SqlError.SqlError) =>
+              Effect.logWarning("Database not reachable yet, retrying", `${error.cause}`)
+            )
+          )
+        )
+      )
+      const client = yield* PgClient.fromPool({ acquire: Effect.succeed(pool), applicationName: "parley", ...names })
+      return Context.make(PgClient.PgClient, client).pipe(
+        Context.add(SqlClient.SqlClient, client),
+        Context.add(DatabaseInfo, {
+          kind: "server",
+          location: describeUrl(Redacted.value(url)),
+          poolStats: Effect.sync(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }))
+        })
+      )
+    })
+  ).pipe(Layer.provide(PgliteClient.reactivity))
+
+const embedded = (dataDir: string): Database => {
+  const dir = Path.resolve(dataDir)
+  return Layer.scopedContext(
+    Effect.gen(function*() {
+      yield* acquireDataDirLock(dir)
+      const { client, poolStats } = yield* PgliteClient.make({ dataDir: Path.join(dir, "pg"), ...names })
+      return Context.make(PgClient.PgClient, client).pipe(
+        Context.add(SqlClient.SqlClient, client),
+        Context.add(DatabaseInfo, { kind: "embedded", location: dir, poolStats })
+      )
+    })
+  ).pipe(Layer.provide(PgliteClient.reactivity))
+}
+
+/** The SQL client of this node: a PostgreSQL server, or the embedded default. */
+export const SqlLive = Layer.unwrapEffect(
+  Effect.map(
+    Effect.all([DatabaseUrl, DataDir]),
+    ([url, dataDir]) => Option.match(url, { onSome: server, onNone: () => embedded(dataDir) })
+  )
+)
+
+/** Runs every pending migration, under the migrator's lock, when built. */
+export const MigratorLive = PgMigrator.layer({ loader: Migrator.fromRecord(migrations) }).pipe(
+  Layer.provide(NodeContext.layer)
+)
