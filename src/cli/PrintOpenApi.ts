@@ -4,7 +4,10 @@ import { Console } from "effect"
 import { Api } from "../http/Api.js"
 
 /** `parley openapi`: print the OpenAPI document of the whole contract. */
-export const printOpenApi = Command.make("openapi", {}, () =>
-  Console.log(JSON.stringify(OpenApi.fromApi(Api), null, 2))).pipe(
-    Command.withDescription("Print the OpenAPI 3.1 document of the /v1 contract")
-  )
+export const printOpenApi = Command.make(
+  "openapi",
+  {},
+  () => Console.log(JSON.stringify(OpenApi.fromApi(Api), null, 2))
+).pipe(
+  Command.withDescription("Print the OpenAPI 3.1 document of the /v1 contract")
+)

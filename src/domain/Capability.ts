@@ -74,5 +74,4 @@ export const Capability = Schema.Literal(...(Object.keys(capabilities) as Array<
 export type Access = Capability | "account"
 
 /** Whether a member with `role` holds `capability`. */
-export const holds = (role: Role, capability: Capability): boolean =>
-  roleAtLeast(role, capabilities[capability].role)
+export const holds = (role: Role, capability: Capability): boolean => roleAtLeast(role, capabilities[capability].role)

@@ -105,7 +105,12 @@ export class NotReady extends Schema.TaggedError<NotReady>()(
   {
     message: Schema.String,
     /** Each readiness check by name, with what failed. */
-    checks: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Struct({ ok: Schema.Boolean, detail: Schema.optional(Schema.String) }) }))
+    checks: Schema.optional(
+      Schema.Record({
+        key: Schema.String,
+        value: Schema.Struct({ ok: Schema.Boolean, detail: Schema.optional(Schema.String) })
+      })
+    )
   },
   HttpApiSchema.annotations({ status: 503, description: "Not ready" })
 ) {}

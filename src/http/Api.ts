@@ -4,13 +4,105 @@
  * typed client with `HttpApiClient.make(Api)` from `parley/api`.
  */
 import { HttpApi, OpenApi } from "@effect/platform"
-import { InternalError, MalformedBody, NotImplemented, PayloadTooLarge, RateLimited, Timeout } from "../domain/HttpErrors.js"
+import {
+  InternalError,
+  MalformedBody,
+  NotImplemented,
+  PayloadTooLarge,
+  RateLimited,
+  Timeout
+} from "../domain/HttpErrors.js"
+import { AiAgentConversationsApi } from "./aiAgents/AiAgentConversationsApi.js"
+import { AiAgentDraftsApi } from "./aiAgents/AiAgentDraftsApi.js"
+import { AiAgentEvalsApi } from "./aiAgents/AiAgentEvalsApi.js"
+import { AiAgentGuardrailsApi } from "./aiAgents/AiAgentGuardrailsApi.js"
+import { AiAgentKnowledgeApi } from "./aiAgents/AiAgentKnowledgeApi.js"
+import { AiAgentMemoryApi } from "./aiAgents/AiAgentMemoryApi.js"
+import { AiAgentReleasesApi } from "./aiAgents/AiAgentReleasesApi.js"
+import { AiAgentsApi } from "./aiAgents/AiAgentsApi.js"
+import { AiAgentTasksApi } from "./aiAgents/AiAgentTasksApi.js"
+import { AiAgentToolsApi } from "./aiAgents/AiAgentToolsApi.js"
+import { PublicAiAgentsApi } from "./aiAgents/PublicAiAgentsApi.js"
+import { AssistantAnalyticsApi } from "./assistants/AssistantAnalyticsApi.js"
 import { AssistantsApi } from "./assistants/AssistantsApi.js"
+import { DeploymentsApi } from "./assistants/DeploymentsApi.js"
+import { FlowsApi } from "./assistants/FlowsApi.js"
+import { ImportsApi } from "./assistants/ImportsApi.js"
+import { ChannelsApi } from "./channels/ChannelsApi.js"
+import { PublicChannelsApi } from "./channels/PublicChannelsApi.js"
 import { HealthApi } from "./health/HealthApi.js"
+import { AccountApi } from "./identity/AccountApi.js"
+import { ApiTokensApi } from "./identity/ApiTokensApi.js"
+import { AuditApi } from "./identity/AuditApi.js"
+import { AuthApi } from "./identity/AuthApi.js"
+import { InvitationsApi } from "./identity/InvitationsApi.js"
+import { JwksApi } from "./identity/JwksApi.js"
+import { MembersApi } from "./identity/MembersApi.js"
+import { MfaApi } from "./identity/MfaApi.js"
+import { WorkspacesApi } from "./identity/WorkspacesApi.js"
+import { WorkspaceModelsApi } from "./models/WorkspaceModelsApi.js"
+import { PublicRuntimeApi } from "./runtime/PublicRuntimeApi.js"
+import { RuntimeApi } from "./runtime/RuntimeApi.js"
+import { AgentSettingsApi } from "./settings/AgentSettingsApi.js"
+import { ChainsApi } from "./workflows/ChainsApi.js"
+import { PublicChainsApi } from "./workflows/PublicChainsApi.js"
+import { WorkflowsApi } from "./workflows/WorkflowsApi.js"
+import { WorkflowSimulatorApi } from "./workflows/WorkflowSimulatorApi.js"
+import { LeadsApi } from "./workspace/LeadsApi.js"
+import { SecretsApi } from "./workspace/SecretsApi.js"
+import { SupportApi } from "./workspace/SupportApi.js"
+import { UsageApi } from "./workspace/UsageApi.js"
+import { WorkspaceToolsApi } from "./workspace/WorkspaceToolsApi.js"
 
 export class Api extends HttpApi.make("parley")
+  // Operations
   .add(HealthApi)
+  // Identity and access
+  .add(AuthApi)
+  .add(AccountApi)
+  .add(MfaApi)
+  .add(JwksApi)
+  .add(WorkspacesApi)
+  .add(MembersApi)
+  .add(InvitationsApi)
+  .add(ApiTokensApi)
+  .add(AuditApi)
+  // Scripted Assistants
   .add(AssistantsApi)
+  .add(FlowsApi)
+  .add(AssistantAnalyticsApi)
+  .add(ImportsApi)
+  .add(DeploymentsApi)
+  .add(RuntimeApi)
+  .add(PublicRuntimeApi)
+  // AI agents
+  .add(AiAgentsApi)
+  .add(AiAgentReleasesApi)
+  .add(AiAgentTasksApi)
+  .add(AiAgentToolsApi)
+  .add(AiAgentMemoryApi)
+  .add(AiAgentKnowledgeApi)
+  .add(AiAgentGuardrailsApi)
+  .add(AiAgentEvalsApi)
+  .add(AiAgentConversationsApi)
+  .add(AiAgentDraftsApi)
+  .add(PublicAiAgentsApi)
+  // Workflows and chains
+  .add(WorkflowsApi)
+  .add(WorkflowSimulatorApi)
+  .add(ChainsApi)
+  .add(PublicChainsApi)
+  // Workspace administration
+  .add(UsageApi)
+  .add(WorkspaceToolsApi)
+  .add(SecretsApi)
+  .add(AgentSettingsApi)
+  .add(WorkspaceModelsApi)
+  .add(LeadsApi)
+  .add(SupportApi)
+  // Channels and voice
+  .add(ChannelsApi)
+  .add(PublicChannelsApi)
   .addError(MalformedBody)
   .addError(PayloadTooLarge)
   .addError(RateLimited)
@@ -21,6 +113,7 @@ export class Api extends HttpApi.make("parley")
   .annotate(OpenApi.Version, "1.0.0")
   .annotate(
     OpenApi.Description,
-    "An open back end for building, publishing and running conversational software."
+    "An open back end for building, publishing and running conversational software: scripted Assistants, " +
+      "AI agents, graph workflows and chains, the workspace administration around them, and their runtime."
   )
 {}

@@ -8,15 +8,15 @@
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { createServer } from "node:http"
 import { Host, MaxBodyBytes, MaxUploadBytes, Port, RequestTimeout } from "../config/Settings.js"
 import { Api } from "./Api.js"
 import { ApiLive } from "./ApiLive.js"
-import { bodyLimitFor, requestBody } from "./middleware/RequestBody.js"
 import { errorResponses } from "./middleware/ErrorResponses.js"
 import { handlerTimeout } from "./middleware/HandlerTimeout.js"
+import { bodyLimitFor, requestBody } from "./middleware/RequestBody.js"
 import { requestObservability } from "./middleware/RequestObservability.js"
 import { makeAllowedMethods, routesOf } from "./RouteTable.js"
+import { createStartingServer } from "./StartingServer.js"
 
 /** Routes served beside the contract. */
 const documentationRoutes = [
@@ -33,7 +33,11 @@ export const HttpAppLive = Layer.unwrapEffect(
     return Layer.unwrapEffect(
       Effect.map(HttpApiBuilder.httpApp, (app) =>
         HttpServer.serve(
-          app.pipe(requestBody(limitOf), handlerTimeout(timeout), errorResponses({ allowedMethods, maxBodyBytes: limitOf })),
+          app.pipe(
+            requestBody(limitOf),
+            handlerTimeout(timeout),
+            errorResponses({ allowedMethods, maxBodyBytes: limitOf })
+          ),
           requestObservability
         ))
     )
@@ -51,9 +55,6 @@ export const HttpAppLive = Layer.unwrapEffect(
 export const NodeServerLive = Layer.unwrapEffect(
   Effect.map(
     Effect.all([Host, Port]),
-    ([host, port]) => NodeHttpServer.layer(createServer, { host, port })
+    ([host, port]) => NodeHttpServer.layer(createStartingServer, { host, port })
   )
 )
-
-/** Parley's HTTP server, listening. */
-export const HttpLive = HttpAppLive.pipe(HttpServer.withLogAddress, Layer.provide(NodeServerLive))

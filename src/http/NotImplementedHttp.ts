@@ -9,7 +9,8 @@ import { NotImplemented } from "../domain/HttpErrors.js"
 import { Api } from "./Api.js"
 
 /** The name of a group of the contract. */
-export type GroupName = typeof Api extends HttpApi.HttpApi<any, infer Groups, any, any> ? HttpApiGroup.HttpApiGroup.Name<Groups>
+export type GroupName = typeof Api extends HttpApi.HttpApi<any, infer Groups, any, any> ?
+  HttpApiGroup.HttpApiGroup.Name<Groups>
   : never
 
 /** `METHOD /path/{param}`: how a route is named in errors and notes. */
@@ -21,9 +22,12 @@ export const notImplementedGroup = <const Name extends GroupName>(
   group: Name
 ): Layer.Layer<HttpApiGroup.ApiGroup<"parley", Name>> =>
   HttpApiBuilder.group(Api, group, (handlers: any) => {
-    const endpoints = Object.values(Api.groups[group]!.endpoints) as ReadonlyArray<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>
+    const endpoints = Object.values(Api.groups[group]!.endpoints) as ReadonlyArray<
+      HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+    >
     return endpoints.reduce(
-      (result, endpoint) => result.handle(endpoint.name, () => Effect.fail(NotImplemented.forRoute(routeName(endpoint)))),
+      (result, endpoint) =>
+        result.handle(endpoint.name, () => Effect.fail(NotImplemented.forRoute(routeName(endpoint)))),
       handlers
     )
   }) as any

@@ -30,11 +30,12 @@ const workspaceParameter = {
  * gets an `x-parley-access` field, a sentence in its description and, for
  * workspace capabilities, the `X-Workspace-Id` header parameter.
  */
-export const requires =
-  (access: Access) => <E extends HttpApiEndpoint.HttpApiEndpoint.Any>(endpoint: E): E =>
-    transformOperation((operation) => ({
-      ...operation,
-      "x-parley-access": access,
-      description: [operation.description, describe(access)].filter((line) => typeof line === "string").join("\n\n"),
-      parameters: access === "account" ? operation.parameters : [...operation.parameters, workspaceParameter as any]
-    }))((endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps).annotate(RequiredAccess, access)) as unknown as E
+export const requires = (access: Access) => <E extends HttpApiEndpoint.HttpApiEndpoint.Any>(endpoint: E): E =>
+  transformOperation((operation) => ({
+    ...operation,
+    "x-parley-access": access,
+    description: [operation.description, describe(access)].filter((line) => typeof line === "string").join("\n\n"),
+    parameters: access === "account" ? operation.parameters : [...operation.parameters, workspaceParameter as any]
+  }))(
+    (endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps).annotate(RequiredAccess, access)
+  ) as unknown as E

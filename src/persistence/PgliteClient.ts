@@ -12,10 +12,10 @@
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient, SqlError, Statement } from "@effect/sql"
-import type { Connection } from "@effect/sql/SqlConnection"
 import { PgClient } from "@effect/sql-pg"
+import type { Connection } from "@effect/sql/SqlConnection"
 import { PGlite, type Results } from "@electric-sql/pglite"
-import { Context, Effect, Layer, Scope, Stream } from "effect"
+import { Context, Effect, Layer, type Scope, Stream } from "effect"
 import * as Fs from "node:fs"
 import Pg from "pg"
 import type { PoolStats } from "./DatabaseInfo.js"
@@ -81,7 +81,10 @@ export const make = (
       ? Statement.defaultTransforms(config.transformResultNames, true).array
       : undefined
 
-    const runRaw = (sql: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Results>, SqlError.SqlError> =>
+    const runRaw = (
+      sql: string,
+      params: ReadonlyArray<unknown>
+    ): Effect.Effect<ReadonlyArray<Results>, SqlError.SqlError> =>
       Effect.tryPromise({
         // Without parameters the simple protocol runs several statements at once, as `pg` does.
         try: async (): Promise<ReadonlyArray<Results>> =>
@@ -108,7 +111,11 @@ export const make = (
       executeRaw(sql: string, params: ReadonlyArray<unknown>) {
         return Effect.map(this.serialized(runRaw(sql, params)), (results) => {
           const last = results[results.length - 1]
-          return { rows: last?.rows ?? [], rowCount: last?.affectedRows ?? last?.rows.length ?? 0, fields: last?.fields }
+          return {
+            rows: last?.rows ?? [],
+            rowCount: last?.affectedRows ?? last?.rows.length ?? 0,
+            fields: last?.fields
+          }
         })
       }
       executeWithoutTransform(sql: string, params: ReadonlyArray<unknown>) {

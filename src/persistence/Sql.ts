@@ -10,8 +10,8 @@ import { type ConfigError, Context, Effect, Layer, Option, Redacted, Schedule, S
 import * as Path from "node:path"
 import Pg from "pg"
 import { DatabasePoolMax, DatabaseUrl, DataDir } from "../config/Settings.js"
-import { acquireDataDirLock, type DataDirLocked } from "./DataDirLock.js"
 import { DatabaseInfo } from "./DatabaseInfo.js"
+import { acquireDataDirLock, type DataDirLocked } from "./DataDirLock.js"
 import migration0001 from "./migrations/0001_installation.js"
 import * as PgliteClient from "./PgliteClient.js"
 

@@ -14,18 +14,22 @@ export class Readiness extends Effect.Service<Readiness>()("parley/services/Read
     const sql = yield* SqlClient.SqlClient
     const database = yield* DatabaseInfo
 
-    const migrations = sql<{ latest: number | null }>`SELECT max(migration_id) AS latest FROM effect_sql_migrations`.pipe(
-      Effect.map(([row]): CheckResult => {
-        const latest = row?.latest ?? 0
-        return latest >= latestMigrationId
-          ? { ok: true, detail: `${latest} applied` }
-          : { ok: false, detail: `${latest} of ${latestMigrationId} applied` }
-      })
-    )
+    const migrations = sql<{ latest: number | null }>`SELECT max(migration_id) AS latest FROM effect_sql_migrations`
+      .pipe(
+        Effect.map(([row]): CheckResult => {
+          const latest = row?.latest ?? 0
+          return latest >= latestMigrationId
+            ? { ok: true, detail: `${latest} applied` }
+            : { ok: false, detail: `${latest} of ${latestMigrationId} applied` }
+        })
+      )
 
     const check = Effect.gen(function*() {
       const result = yield* migrations.pipe(
-        Effect.timeoutFail({ duration: CHECK_TIMEOUT, onTimeout: () => new Error(`no answer within ${CHECK_TIMEOUT}`) }),
+        Effect.timeoutFail({
+          duration: CHECK_TIMEOUT,
+          onTimeout: () => new Error(`no answer within ${CHECK_TIMEOUT}`)
+        }),
         Effect.either
       )
       const checks: Record<string, CheckResult> = result._tag === "Right"

@@ -29,7 +29,10 @@ export const EntityDefinition = Schema.Union(
     kind: Schema.Literal("list"),
     values: Schema.Array(ListEntityValue).pipe(Schema.minItems(1), Schema.maxItems(5000))
   }),
-  Schema.Struct({ kind: Schema.Literal("regex"), pattern: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500)) })
+  Schema.Struct({
+    kind: Schema.Literal("regex"),
+    pattern: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500))
+  })
 ).annotations({ identifier: "EntityDefinition" })
 
 /** A named value an intent carries, e.g. the `city` of `book_flight`. */

@@ -19,3 +19,11 @@ export const SecretName = Schema.String.pipe(
   Schema.annotations({ identifier: "SecretName" })
 )
 export type SecretName = typeof SecretName.Type
+
+/** A demo or contact-sales request sent through the public lead form. */
+export const LeadId = Schema.UUID.pipe(Schema.brand("LeadId"))
+export type LeadId = typeof LeadId.Type
+
+/** One error report sent by a UI. */
+export const ErrorReportId = Schema.UUID.pipe(Schema.brand("ErrorReportId"))
+export type ErrorReportId = typeof ErrorReportId.Type

@@ -6,7 +6,14 @@ import {
   AssistantNotFound,
   AssistantPatch
 } from "../../domain/assistants/Assistant.js"
-import { Intent, IntentCreate, IntentId, IntentNameTaken, IntentNotFound, IntentPatch } from "../../domain/assistants/Intent.js"
+import {
+  Intent,
+  IntentCreate,
+  IntentId,
+  IntentNameTaken,
+  IntentNotFound,
+  IntentPatch
+} from "../../domain/assistants/Intent.js"
 import { ListParams, Page } from "../../domain/Pagination.js"
 import { Authentication } from "../middleware/Authentication.js"
 import { requires } from "../RequiredAccess.js"
@@ -81,4 +88,3 @@ export class AssistantsApi extends HttpApiGroup.make("assistants")
   .annotate(OpenApi.Title, "Assistants")
   .annotate(OpenApi.Description, "Scripted Assistants (the seed's /v1/agents) and their intents.")
 {}
-

@@ -58,12 +58,24 @@ export class BufferedRequest extends Inspectable.Class implements HttpServerRequ
     return Effect.succeed(new TextDecoder().decode(this.body))
   }
   get json(): Effect.Effect<unknown, HttpServerError.RequestError> {
-    return Effect.flatMap(this.text, (text) =>
-      Effect.try({ try: () => (text === "" ? null : JSON.parse(text)) as unknown, catch: (cause) => this.decodeError(cause) }))
+    return Effect.flatMap(
+      this.text,
+      (text) =>
+        Effect.try({
+          try: () => (text === "" ? null : JSON.parse(text)) as unknown,
+          catch: (cause) => this.decodeError(cause)
+        })
+    )
   }
   get urlParamsBody(): Effect.Effect<UrlParams.UrlParams, HttpServerError.RequestError> {
-    return Effect.flatMap(this.text, (text) =>
-      Effect.try({ try: () => UrlParams.fromInput(new URLSearchParams(text)), catch: (cause) => this.decodeError(cause) }))
+    return Effect.flatMap(
+      this.text,
+      (text) =>
+        Effect.try({
+          try: () => UrlParams.fromInput(new URLSearchParams(text)),
+          catch: (cause) => this.decodeError(cause)
+        })
+    )
   }
   get arrayBuffer() {
     return Effect.succeed(this.body.slice().buffer as ArrayBuffer)

@@ -36,7 +36,9 @@ export const errorResponses = (options: {
       const request = yield* HttpServerRequest.HttpServerRequest
       const path = request.url.split("?")[0]!
       const problems = [...Cause.failures(cause), ...Cause.defects(cause)]
-      if (problems.length === 0 && Cause.isInterruptedOnly(cause)) return yield* Effect.failCause(cause as Cause.Cause<never>)
+      if (problems.length === 0 && Cause.isInterruptedOnly(cause)) {
+        return yield* Effect.failCause(cause as Cause.Cause<never>)
+      }
 
       const notFound = problems.find(isRouteNotFound)
       if (notFound !== undefined) {

@@ -8,18 +8,22 @@ import { Duration, Effect, Option } from "effect"
 import { Timeout } from "../../domain/HttpErrors.js"
 import { jsonError } from "../JsonError.js"
 
-export const handlerTimeout = (duration: Duration.Duration) =>
-<E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    request.headers["upgrade"] !== undefined
-      ? app
-      : Effect.flatMap(
-        Effect.timeoutOption(app, duration),
-        Option.match({
-          onSome: Effect.succeed,
-          onNone: () => {
-            const millis = Duration.toMillis(duration)
-            return jsonError(Timeout, new Timeout({ timeoutMillis: millis, message: `The request took longer than ${millis} ms` }))
-          }
-        })
-      ))
+export const handlerTimeout =
+  (duration: Duration.Duration) =>
+  <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+      request.headers["upgrade"] !== undefined
+        ? app
+        : Effect.flatMap(
+          Effect.timeoutOption(app, duration),
+          Option.match({
+            onSome: Effect.succeed,
+            onNone: () => {
+              const millis = Duration.toMillis(duration)
+              return jsonError(
+                Timeout,
+                new Timeout({ timeoutMillis: millis, message: `The request took longer than ${millis} ms` })
+              )
+            }
+          })
+        ))

@@ -89,27 +89,29 @@ const isWellFormedJson = (body: Uint8Array): Option.Option<string> => {
   }
 }
 
-export const requestBody = (limitOf: (path: string) => number) =>
-<E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-    const limit = limitOf(request.url)
-    const declared = Number(request.headers["content-length"] ?? "0")
-    if (Number.isFinite(declared) && declared > limit) return tooLarge(limit, false)
-    const kind = bodyKind(request)
-    if (!HttpMethod.hasBody(request.method) || kind === "other") {
-      return HttpIncomingMessage.withMaxBodySize(app, Option.some(limit))
-    }
-    return readBounded(NodeHttpServerRequest.toIncomingMessage(request), limit).pipe(
-      Effect.matchEffect({
-        onFailure: (error) => malformed(`The request body could not be read: ${error.message}`),
-        onSuccess: Option.match({
-          onNone: () => tooLarge(limit, true),
-          onSome: (body) =>
-            Option.match(kind === "json" ? isWellFormedJson(body) : Option.none(), {
-              onSome: (reason) => malformed(`Malformed JSON body: ${reason}`),
-              onNone: () => Effect.provideService(app, HttpServerRequest.HttpServerRequest, new BufferedRequest(request, body))
-            })
+export const requestBody =
+  (limitOf: (path: string) => number) =>
+  <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const limit = limitOf(request.url)
+      const declared = Number(request.headers["content-length"] ?? "0")
+      if (Number.isFinite(declared) && declared > limit) return tooLarge(limit, false)
+      const kind = bodyKind(request)
+      if (!HttpMethod.hasBody(request.method) || kind === "other") {
+        return HttpIncomingMessage.withMaxBodySize(app, Option.some(limit))
+      }
+      return readBounded(NodeHttpServerRequest.toIncomingMessage(request), limit).pipe(
+        Effect.matchEffect({
+          onFailure: (error) => malformed(`The request body could not be read: ${error.message}`),
+          onSuccess: Option.match({
+            onNone: () => tooLarge(limit, true),
+            onSome: (body) =>
+              Option.match(kind === "json" ? isWellFormedJson(body) : Option.none(), {
+                onSome: (reason) => malformed(`Malformed JSON body: ${reason}`),
+                onNone: () =>
+                  Effect.provideService(app, HttpServerRequest.HttpServerRequest, new BufferedRequest(request, body))
+              })
+          })
         })
-      })
-    )
-  })
+      )
+    })

@@ -1,0 +1,33 @@
+/**
+ * A Parley node assembled: the HTTP app and its services over the database,
+ * migrated before anything serves. `MainLive` listens on the configured port;
+ * tests provide `ParleyLive` with a test server instead.
+ */
+import { HttpServer } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import { HttpAppLive, NodeServerLive } from "./http/Http.js"
+import { MetricsExposition } from "./observability/MetricsExposition.js"
+import { InstallationRepo } from "./persistence/InstallationRepo.js"
+import { MigratorLive, SqlLive } from "./persistence/Sql.js"
+import { Readiness } from "./services/Readiness.js"
+import { version } from "./Version.js"
+
+const RecordStart = Layer.effectDiscard(
+  Effect.flatMap(InstallationRepo, (repo) => repo.recordStart(version)).pipe(
+    Effect.tap((installation) =>
+      Effect.logInfo("Parley started").pipe(
+        Effect.annotateLogs({ version, installationId: installation.id, starts: installation.starts })
+      )
+    )
+  )
+).pipe(Layer.provide(InstallationRepo.Default))
+
+/** Everything a node runs, given an `HttpServer`. */
+export const ParleyLive = Layer.mergeAll(HttpAppLive, RecordStart).pipe(
+  Layer.provide([Readiness.Default, MetricsExposition.Default]),
+  Layer.provide(MigratorLive),
+  Layer.provideMerge(SqlLive)
+)
+
+/** A node listening on the configured host and port. */
+export const MainLive = ParleyLive.pipe(HttpServer.withLogAddress, Layer.provide(NodeServerLive))

@@ -1,0 +1,48 @@
+import { Schema } from "effect"
+import { SecretName } from "../workspace/Ids.js"
+
+/** An LLM provider Parley can call; `offline` is the deterministic, scriptable provider used without a network. */
+export const LlmProvider = Schema.Literal("openai", "anthropic", "google", "openai-compatible", "offline")
+export type LlmProvider = typeof LlmProvider.Type
+
+/** A model id as its provider spells it: `gpt-4.1-mini`, `claude-sonnet-4-5`, `meta-llama/Llama-3.1-8B-Instruct`. */
+export const LlmModelName = Schema.String.pipe(
+  Schema.pattern(/^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$/),
+  Schema.annotations({ identifier: "LlmModelName", examples: ["gpt-4.1-mini" as never] })
+)
+
+/** The base URL of a provider's API: http(s), without credentials (they come from the vault). */
+export const LlmBaseUrl = Schema.String.pipe(
+  Schema.maxLength(2048),
+  Schema.pattern(/^https?:\/\/[^\s@/?#]+(\/[^\s]*)?$/, {
+    message: () => "an http(s) URL without credentials"
+  }),
+  Schema.annotations({ identifier: "LlmBaseUrl", examples: ["https://llm.internal.example.com/v1" as never] })
+)
+
+/** The sampling temperature, 0 to 2. */
+export const Temperature = Schema.Number.pipe(Schema.between(0, 2))
+
+/** The most tokens one completion may produce, 1 to 200 000. */
+export const MaxOutputTokens = Schema.Number.pipe(Schema.int(), Schema.between(1, 200_000))
+
+/** How long one LLM request may take, in seconds (1 to 300). */
+export const LlmTimeoutSeconds = Schema.Number.pipe(Schema.int(), Schema.between(1, 300))
+
+/**
+ * How to reach one LLM: provider, endpoint, model, the vault secret holding
+ * the API key (by name, never the key) and the defaults of each call. A base
+ * URL is required for `openai-compatible` and overrides the provider's
+ * public endpoint for the others (a proxy or a regional endpoint); an API key
+ * is required except for `offline` and keyless `openai-compatible` servers.
+ */
+export const LlmConnection = Schema.Struct({
+  provider: LlmProvider,
+  baseUrl: Schema.optionalWith(Schema.NullOr(LlmBaseUrl), { default: () => null }),
+  model: LlmModelName,
+  apiKeySecret: Schema.optionalWith(Schema.NullOr(SecretName), { default: () => null }),
+  temperature: Schema.optionalWith(Temperature, { default: () => 0.3 }),
+  maxOutputTokens: Schema.optionalWith(MaxOutputTokens, { default: () => 1024 }),
+  requestTimeoutSeconds: Schema.optionalWith(LlmTimeoutSeconds, { default: () => 60 })
+}).annotations({ identifier: "LlmConnection" })
+export type LlmConnection = typeof LlmConnection.Type

@@ -1,0 +1,120 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { PlaygroundStreamEvent, StreamParams } from "../../domain/aiAgents/AgentStreamEvent.js"
+import {
+  AiAgent,
+  AiAgentCreate,
+  AiAgentListParams,
+  AiAgentNotFound,
+  AiAgentPatch,
+  AiAgentSlugTaken
+} from "../../domain/aiAgents/AiAgent.js"
+import { AiAgentDraftNotFound } from "../../domain/aiAgents/AiAgentDraft.js"
+import { AiAgentConversationClosed, AiAgentConversationNotFound } from "../../domain/aiAgents/Conversation.js"
+import { DerivedTasks, DeriveTasksRequest } from "../../domain/aiAgents/DerivedTasks.js"
+import { PlaygroundRequest, PlaygroundResult } from "../../domain/aiAgents/Playground.js"
+import { UpstreamFailed, ValidationFailed } from "../../domain/HttpErrors.js"
+import { Page } from "../../domain/Pagination.js"
+import { IfMatchHeaders, RevisionConflict } from "../../domain/Revision.js"
+import { Slug } from "../../domain/Slug.js"
+import { Authentication } from "../middleware/Authentication.js"
+import { requires } from "../RequiredAccess.js"
+import { documentEventStream } from "./EventStreamDoc.js"
+
+const slug = HttpApiSchema.param("slug", Slug)
+
+const deriveTasksDescription =
+  "Proposes ordered tasks with success criteria from a description, with the workspace's " +
+  "LLM when one is configured (`method: llm`) or a deterministic outline otherwise (`method: outline`). Nothing " +
+  "is saved. The two routes are one operation; the agent form adds the agent's instructions and existing tasks."
+
+/** AI agents (`/v1/ai-agents`): the agent and its draft configuration, task derivation and the playground. */
+export class AiAgentsApi extends HttpApiGroup.make("aiAgents")
+  .add(
+    HttpApiEndpoint.get("list", "/ai-agents")
+      .setUrlParams(AiAgentListParams)
+      .addSuccess(Page(AiAgent.json))
+      .annotate(OpenApi.Summary, "List AI agents")
+      .pipe(requires("ai-agent.read"))
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/ai-agents")
+      .setPayload(AiAgentCreate)
+      .addSuccess(AiAgent.json, { status: 201 })
+      .addError(AiAgentSlugTaken)
+      .addError(AiAgentDraftNotFound)
+      .annotate(OpenApi.Summary, "Create an AI agent (optionally from a wizard draft)")
+      .pipe(requires("ai-agent.write"))
+  )
+  .add(
+    HttpApiEndpoint.get("get")`/ai-agents/${slug}`
+      .addSuccess(AiAgent.json)
+      .addError(AiAgentNotFound)
+      .annotate(OpenApi.Summary, "Get an AI agent and its draft configuration")
+      .pipe(requires("ai-agent.read"))
+  )
+  .add(
+    HttpApiEndpoint.patch("update")`/ai-agents/${slug}`
+      .setPayload(AiAgentPatch)
+      .setHeaders(IfMatchHeaders)
+      .addSuccess(AiAgent.json)
+      .addError(AiAgentNotFound)
+      .addError(RevisionConflict)
+      .annotate(OpenApi.Summary, "Update an AI agent's draft")
+      .pipe(requires("ai-agent.write"))
+  )
+  .add(
+    HttpApiEndpoint.del("delete")`/ai-agents/${slug}`
+      .addError(AiAgentNotFound)
+      .annotate(OpenApi.Summary, "Delete an AI agent, its versions and conversations; its public token stops at once")
+      .pipe(requires("ai-agent.write"))
+  )
+  .add(
+    HttpApiEndpoint.post("deriveTasks", "/ai-agent-wizard/derive-tasks")
+      .setPayload(DeriveTasksRequest)
+      .addSuccess(DerivedTasks)
+      .addError(UpstreamFailed)
+      .annotate(OpenApi.Summary, "Derive tasks from a description (wizard)")
+      .annotate(OpenApi.Description, deriveTasksDescription)
+      .pipe(requires("ai-agent.write"))
+  )
+  .add(
+    HttpApiEndpoint.post("deriveAgentTasks")`/ai-agents/${slug}/derive-tasks`
+      .setPayload(DeriveTasksRequest)
+      .addSuccess(DerivedTasks)
+      .addError(AiAgentNotFound)
+      .addError(UpstreamFailed)
+      .annotate(OpenApi.Summary, "Derive tasks for an existing agent")
+      .annotate(OpenApi.Description, deriveTasksDescription)
+      .pipe(requires("ai-agent.write"))
+  )
+  .add(
+    HttpApiEndpoint.post("playground")`/ai-agents/${slug}/playground`
+      .setUrlParams(StreamParams)
+      .setPayload(PlaygroundRequest)
+      .addSuccess(PlaygroundResult)
+      .addError(AiAgentNotFound)
+      .addError(AiAgentConversationNotFound)
+      .addError(AiAgentConversationClosed)
+      .addError(ValidationFailed)
+      .addError(UpstreamFailed)
+      .annotate(OpenApi.Summary, "Run the draft: one turn, as JSON or (?stream=true) as server-sent events")
+      .annotate(
+        OpenApi.Description,
+        "Runs the agent's draft for one turn: either a whole transcript (stateless; its last message must be the " +
+          "user's, else 400) or one message of a stored playground conversation. With `?stream=true` the answer is " +
+          "`text/event-stream`: `message.delta`, `tool.call`, `tool.result` and `guardrail` events, ending with " +
+          "`message.done` (the JSON result) or `error`."
+      )
+      .pipe(
+        documentEventStream(PlaygroundStreamEvent, "With `?stream=true`: the run as server-sent events"),
+        requires("runtime.simulate")
+      )
+  )
+  .middleware(Authentication)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "AI agents")
+  .annotate(
+    OpenApi.Description,
+    "Agentic AI agents (the seed's /v1/ai-agents, separate from scripted Assistants), addressed by slug."
+  )
+{}

@@ -1,0 +1,28 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { AssistantId, AssistantNotFound } from "../../domain/assistants/Assistant.js"
+import { AnalyticsParams, AssistantAnalytics } from "../../domain/assistants/AssistantAnalytics.js"
+import { DeploymentNotFound } from "../../domain/assistants/Deployment.js"
+import { Authentication } from "../middleware/Authentication.js"
+import { requires } from "../RequiredAccess.js"
+
+const agentId = HttpApiSchema.param("agent_id", AssistantId)
+
+/** How an Assistant's deployed conversations went (`/v1/agents/{agent_id}/analytics`). */
+export class AssistantAnalyticsApi extends HttpApiGroup.make("assistantAnalytics")
+  .add(
+    HttpApiEndpoint.get("getAnalytics")`/agents/${agentId}/analytics`
+      .setUrlParams(AnalyticsParams)
+      .addSuccess(AssistantAnalytics)
+      .addError(AssistantNotFound)
+      .addError(DeploymentNotFound)
+      .annotate(OpenApi.Summary, "Sessions, completion, fallbacks, top intents and drop-offs over the last N days")
+      .pipe(requires("assistant.read"))
+  )
+  .middleware(Authentication)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Assistant analytics")
+  .annotate(
+    OpenApi.Description,
+    "Figures over an Assistant's public sessions: sessions, turns, completion and fallback rates, top intents, drop-off nodes and a daily series."
+  )
+{}

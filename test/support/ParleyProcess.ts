@@ -1,0 +1,72 @@
+/**
+ * Parley as a user runs it: the `parley` command in its own process, with an
+ * environment of the test's choosing (nothing inherited but PATH and HOME).
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import * as Net from "node:net"
+import { fileURLToPath } from "node:url"
+
+const root = fileURLToPath(new URL("../../", import.meta.url))
+
+/** A `parley` process and everything it printed so far. */
+export interface ParleyProcess {
+  readonly child: ChildProcess
+  readonly output: () => string
+  /** Resolves with the exit code once the process has ended. */
+  readonly exited: Promise<number | null>
+}
+
+/** Run `parley <args>` from the sources. */
+export const startParley = (args: ReadonlyArray<string>, env: Record<string, string>): ParleyProcess => {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], {
+    cwd: root,
+    env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  child.stdout!.on("data", (chunk) => (output += chunk))
+  child.stderr!.on("data", (chunk) => (output += chunk))
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+  return { child, output: () => output, exited }
+}
+
+/** Run `parley <args>` to completion. */
+export const runParley = async (args: ReadonlyArray<string>, env: Record<string, string>) => {
+  const process = startParley(args, env)
+  const code = await process.exited
+  return { code, output: process.output() }
+}
+
+/** A TCP port nobody listens on right now. */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = Net.createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as Net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+
+/** Poll `url` until it answers `status`, or fail after `timeoutMs`. */
+export const waitForStatus = async (url: string, status: number, timeoutMs = 60_000, process?: ParleyProcess) => {
+  const deadline = Date.now() + timeoutMs
+  let last = "no answer"
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(5_000) })
+      if (response.status === status) return
+      last = `${response.status} ${await response.text()}`
+    } catch (error) {
+      last = String(error)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  throw new Error(`${url} did not answer ${status} within ${timeoutMs} ms (last: ${last})\n${process?.output() ?? ""}`)
+}
+
+/** Stop a process with SIGTERM and wait for it to end. */
+export const stopParley = async (process: ParleyProcess) => {
+  process.child.kill("SIGTERM")
+  return await process.exited
+}
