@@ -55,6 +55,7 @@ export const capabilities = {
   "chain.read": rule("viewer"),
   "chain.write": rule("editor"),
   "chain.run": rule("editor"),
+  "chain.rotate": rule("developer", true),
   "runtime.simulate": rule("editor"),
   "model.read": rule("viewer"),
   "model.write": rule("editor"),

@@ -22,12 +22,21 @@ export const Offset = Schema.NumberFromString.pipe(
   Schema.annotations({ description: "How many items to skip" })
 )
 
-/** The query parameters of a list route. */
+/**
+ * The query parameters of a list route. Both are optional on the wire and in
+ * the typed client; `pageOf` gives the values in force.
+ */
 export const ListParams = Schema.Struct({
-  limit: Schema.optionalWith(Limit, { default: () => DEFAULT_LIMIT }),
-  offset: Schema.optionalWith(Offset, { default: () => 0 })
+  limit: Schema.optional(Limit),
+  offset: Schema.optional(Offset)
 })
 export type ListParams = typeof ListParams.Type
+
+/** The limit and offset a list request asks for, defaults applied. */
+export const pageOf = (params: ListParams): { readonly limit: number; readonly offset: number } => ({
+  limit: params.limit ?? DEFAULT_LIMIT,
+  offset: params.offset ?? 0
+})
 
 /** One page of a list. */
 export interface Page<A> {

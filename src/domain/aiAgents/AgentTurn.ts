@@ -4,7 +4,7 @@
  * that fired, and what it cost.
  */
 import { Schema } from "effect"
-import { JsonValue } from "../workflows/JsonValue.js"
+import { JsonValue } from "../Json.js"
 import { ToolName } from "../workspace/HttpToolDefinition.js"
 import { GuardrailAction, GuardrailName, GuardrailStage } from "./Guardrail.js"
 import { GuardrailKind } from "./GuardrailRule.js"

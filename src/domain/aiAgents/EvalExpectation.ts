@@ -4,7 +4,7 @@
  * the deterministic ones 1 or 0, `llm-rubric` the judge's score.
  */
 import { Schema } from "effect"
-import { JsonObject, JsonSchemaDocument } from "../workflows/JsonValue.js"
+import { JsonObject, JsonSchemaDocument } from "../Json.js"
 import { ToolName } from "../workspace/HttpToolDefinition.js"
 
 /** The kinds of expectation. */

@@ -1,6 +1,6 @@
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
-import { NullableDateTimeField } from "../identity/DateTimeField.js"
+import { NullableDateTimeField } from "../ModelFields.js"
 import { WorkspaceId } from "../identity/Ids.js"
 import { ListParams } from "../Pagination.js"
 import { Revision } from "../Revision.js"

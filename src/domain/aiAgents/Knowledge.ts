@@ -1,7 +1,7 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
-import { NullableDateTimeField } from "../identity/DateTimeField.js"
+import { NullableDateTimeField } from "../ModelFields.js"
 import { WorkspaceId } from "../identity/Ids.js"
 import { ListParams } from "../Pagination.js"
 import { AiAgentId, AiAgentKnowledgeId } from "./Ids.js"

@@ -4,7 +4,7 @@
  * built-ins. The model sees each by the tool's `name` and `description`.
  */
 import { Schema } from "effect"
-import { JsonObject } from "../workflows/JsonValue.js"
+import { JsonObject } from "../Json.js"
 import {
   httpToolDefinitionFields,
   MaxResponseBytes,

@@ -1,6 +1,6 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { JsonObject, JsonValue } from "../workflows/JsonValue.js"
+import { JsonObject, JsonValue } from "../Json.js"
 import { HttpMethod, ToolName } from "../workspace/HttpToolDefinition.js"
 import { SecretName } from "../workspace/Ids.js"
 import { AiAgentToolId } from "./Ids.js"

@@ -7,7 +7,7 @@
  */
 import { Schema } from "effect"
 import { ChannelConnectionId } from "../channels/Ids.js"
-import { JsonValue } from "../workflows/JsonValue.js"
+import { JsonValue } from "../Json.js"
 import { WorkspaceToolId } from "../workspace/Ids.js"
 import { ConfidenceThreshold } from "./Assistant.js"
 import { FlowNodeId, RouteKey, SubflowId } from "./FlowIds.js"

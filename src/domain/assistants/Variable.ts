@@ -5,7 +5,7 @@
  * uses and whether some path sets them first.
  */
 import { Schema } from "effect"
-import { JsonValue } from "../workflows/JsonValue.js"
+import { JsonValue } from "../Json.js"
 
 /** A conversation variable: 1 to 64 of A-Z, a-z, 0-9 and `_`, not starting with a digit. */
 export const VariableName = Schema.String.pipe(

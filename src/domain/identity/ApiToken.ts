@@ -2,7 +2,7 @@ import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
 import { Role } from "../Capability.js"
-import { NullableDateTimeField } from "./DateTimeField.js"
+import { NullableDateTimeField } from "../ModelFields.js"
 import { ApiTokenId, UserId, WorkspaceId } from "./Ids.js"
 
 /** The prefix of every workspace API token, so scanners and the middleware recognise one. */

@@ -8,8 +8,8 @@
 import { Schema } from "effect"
 import { FlowNodeId } from "../assistants/FlowIds.js"
 import { IntentName } from "../assistants/Intent.js"
-import { TraceId } from "../workflows/Ids.js"
-import { JsonValue } from "../workflows/JsonValue.js"
+import { TraceId } from "../Trace.js"
+import { JsonValue } from "../Json.js"
 import { BotMessage } from "./BotMessage.js"
 import { RuntimeSessionId, SessionState, SessionStatus } from "./RuntimeSession.js"
 

@@ -1,5 +1,6 @@
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { ChannelConnectionId } from "../channels/Ids.js"
 import { Email } from "../identity/Email.js"
 import { WorkspaceId } from "../identity/Ids.js"
 import { Actor } from "../workspace/Actor.js"
@@ -46,7 +47,7 @@ export const AgentHandoffTarget = Schema.Union(
   Schema.Struct({
     kind: Schema.Literal("channel"),
     /** A channel connection of the workspace (`/v1/channels/{connection_id}`). */
-    connectionId: Schema.UUID
+    connectionId: ChannelConnectionId
   }),
   Schema.Struct({
     kind: Schema.Literal("email"),

@@ -48,8 +48,3 @@ export type ChainStepId = typeof ChainStepId.Type
 export const ChainRunId = Schema.UUID.pipe(Schema.brand("ChainRunId"))
 export type ChainRunId = typeof ChainRunId.Type
 
-/** A W3C trace id (32 lowercase hex digits), as sent in `x-trace-id`. */
-export const TraceId = Schema.String.pipe(
-  Schema.pattern(/^[0-9a-f]{32}$/),
-  Schema.annotations({ identifier: "TraceId", description: "A W3C trace id: 32 lowercase hex digits" })
-)

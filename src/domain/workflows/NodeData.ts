@@ -7,7 +7,7 @@ import { Schema } from "effect"
 import { Slug } from "../Slug.js"
 import { WorkspaceToolId } from "../workspace/Ids.js"
 import { HandleName, InputMapping, JsonataExpression, Template, VariableName } from "./Expression.js"
-import { JsonSchemaDocument } from "./JsonValue.js"
+import { JsonSchemaDocument } from "../Json.js"
 import { WaitSeconds } from "./WaitData.js"
 
 /** A language model by provider and name, e.g. `openai` / `gpt-4o-mini`. */

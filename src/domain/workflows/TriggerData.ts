@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { VariableName } from "./Expression.js"
-import { JsonValue } from "./JsonValue.js"
+import { JsonValue } from "../Json.js"
 
 /** The JSON type of a declared input variable, used to type-check the expressions that read it. */
 export const InputVariableType = Schema.Literal("string", "number", "boolean", "object", "array")

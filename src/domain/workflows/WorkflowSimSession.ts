@@ -1,11 +1,11 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
-import { NullableDateTimeField } from "../identity/DateTimeField.js"
+import { NullableDateTimeField } from "../ModelFields.js"
 import { UserId, WorkspaceId } from "../identity/Ids.js"
 import { Revision } from "../Revision.js"
 import { WorkflowId, WorkflowSimSessionId } from "./Ids.js"
-import { JsonObject } from "./JsonValue.js"
+import { JsonObject } from "../Json.js"
 
 /**
  * Where a simulator session stands after its last turn: still `running` (a turn

@@ -1,7 +1,7 @@
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
 import { WorkspaceId } from "../identity/Ids.js"
-import { TraceId } from "../workflows/Ids.js"
+import { TraceId } from "../Trace.js"
 import { Actor } from "./Actor.js"
 import { ErrorReportId } from "./Ids.js"
 

@@ -7,7 +7,7 @@
  * headers and query parameters and resolved server-side when the tool runs.
  */
 import { Schema } from "effect"
-import { JsonValue } from "../workflows/JsonValue.js"
+import { JsonValue } from "../Json.js"
 import { SecretName } from "./Ids.js"
 
 /** The name an LLM or a flow calls a tool by: 1 to 64 characters of a-z, A-Z, 0-9, '_' and '-'. */

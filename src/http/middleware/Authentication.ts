@@ -8,6 +8,7 @@ import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Forbidden, NotImplemented, Unauthenticated } from "../../domain/HttpErrors.js"
 import { CurrentPrincipal } from "../../domain/identity/Principal.js"
+import { EmailNotVerified } from "../../domain/identity/User.js"
 import { WorkspaceNotFound } from "../../domain/identity/WorkspaceNotFound.js"
 
 /** The name of the httpOnly cookie that carries the access token for browser apps. */
@@ -15,7 +16,7 @@ export const ACCESS_COOKIE = "parley_access"
 
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("parley/http/Authentication", {
   provides: CurrentPrincipal,
-  failure: Schema.Union(Unauthenticated, Forbidden, WorkspaceNotFound, NotImplemented),
+  failure: Schema.Union(Unauthenticated, Forbidden, EmailNotVerified, WorkspaceNotFound, NotImplemented),
   security: {
     bearer: HttpApiSecurity.bearer.pipe(
       HttpApiSecurity.annotate(OpenApi.Description, "A user access token (JWT) or a workspace API token")

@@ -79,7 +79,7 @@ export class ChainsApi extends HttpApiGroup.make("chains")
       .addSuccess(ChainIngressSecretRotated)
       .addError(ChainNotFound)
       .annotate(OpenApi.Summary, "Replace the ingress signing secret; the old one stops verifying at once")
-      .pipe(requires("chain.write"))
+      .pipe(requires("chain.rotate"))
   )
   .add(
     HttpApiEndpoint.post("run")`/workflow-chains/${slug}/run`

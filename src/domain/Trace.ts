@@ -1,0 +1,8 @@
+import { Schema } from "effect"
+
+/** A W3C trace id (32 lowercase hex digits), as sent in `x-trace-id` and in runtime turn bodies. */
+export const TraceId = Schema.String.pipe(
+  Schema.pattern(/^[0-9a-f]{32}$/),
+  Schema.annotations({ identifier: "TraceId", description: "A W3C trace id: 32 lowercase hex digits" })
+)
+export type TraceId = typeof TraceId.Type
