@@ -111,6 +111,8 @@ export class Api extends HttpApi.make("parley")
   .addError(InternalError)
   .annotate(OpenApi.Title, "Parley")
   .annotate(OpenApi.Version, "1.0.0")
+  .annotate(OpenApi.License, { name: "Apache-2.0", url: "https://www.apache.org/licenses/LICENSE-2.0" })
+  .annotate(OpenApi.Servers, [{ url: "/", description: "This Parley node" }])
   .annotate(
     OpenApi.Description,
     "An open back end for building, publishing and running conversational software: scripted Assistants, " +

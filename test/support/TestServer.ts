@@ -3,34 +3,58 @@
  * (`ParleyLive`) on a fresh PostgreSQL database, listening on a random
  * loopback port, with an `HttpClient` aimed at it and the typed client.
  */
-import { HttpApiClient, HttpClient } from "@effect/platform"
+import { HttpApiClient } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { ConfigProvider, Effect, Layer, Logger, LogLevel } from "effect"
 import { Api } from "../../src/http/Api.js"
 import { ParleyLive } from "../../src/MainLive.js"
 import { freshDatabase } from "./TestDatabase.js"
 
-/** Settings the test server runs with, beyond its database. */
+/** Settings the test server runs with, beyond its database; they override the environment. */
 export type TestSettings = Record<string, string>
+
+/** A log entry the server wrote. */
+export interface LogEntry {
+  readonly level: string
+  readonly message: unknown
+  readonly annotations: Record<string, unknown>
+}
 
 /** Configuration from `settings`, then the environment. */
 export const configFrom = (settings: TestSettings) =>
-  ConfigProvider.fromJson({ PARLEY_LOG_LEVEL: "Warning", ...settings }).pipe(
-    ConfigProvider.orElse(() => ConfigProvider.fromEnv())
+  ConfigProvider.fromJson(settings).pipe(ConfigProvider.orElse(() => ConfigProvider.fromEnv()))
+
+const quiet = Logger.minimumLogLevel(LogLevel.Warning)
+
+/** A logger that keeps what it is given in `entries`. */
+export const capturingLogger = (entries: Array<LogEntry>) =>
+  Layer.merge(
+    Logger.replace(
+      Logger.defaultLogger,
+      Logger.make(({ annotations, logLevel, message }) => {
+        entries.push({
+          level: logLevel.label,
+          message: Array.isArray(message) && message.length === 1 ? message[0] : message,
+          annotations: Object.fromEntries(annotations)
+        })
+      })
+    ),
+    Logger.minimumLogLevel(LogLevel.Info)
   )
 
-/** A node on its own fresh database; `settings` override configuration. */
-export const testServer = (settings: TestSettings = {}) =>
+/** A node on `DATABASE_URL` from `settings`, or on a fresh database of its own. */
+export const testServer = (settings: TestSettings = {}, logging: Layer.Layer<never> = quiet) =>
   Layer.unwrapScoped(
-    Effect.map(freshDatabase, ({ url }) =>
-      ParleyLive.pipe(
-        Layer.provideMerge(NodeHttpServer.layerTest),
-        Layer.provide(Layer.setConfigProvider(configFrom({ DATABASE_URL: url, ...settings })))
-      ))
+    Effect.map(
+      "DATABASE_URL" in settings ? Effect.succeed({ url: settings["DATABASE_URL"]! }) : freshDatabase,
+      ({ url }) =>
+        ParleyLive.pipe(
+          Layer.provideMerge(NodeHttpServer.layerTest),
+          Layer.provide(Layer.setConfigProvider(configFrom({ ...settings, DATABASE_URL: url }))),
+          Layer.provide(logging)
+        )
+    )
   )
 
 /** The typed client of the whole contract, aimed at the test server. */
 export const typedClient = HttpApiClient.make(Api)
-
-/** A plain client aimed at the test server that never fails on a status, for raw HTTP assertions. */
-export const rawClient = Effect.map(HttpClient.HttpClient, (client) => client)

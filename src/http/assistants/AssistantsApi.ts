@@ -25,24 +25,28 @@ const intentId = HttpApiSchema.param("intent_id", IntentId)
 export class AssistantsApi extends HttpApiGroup.make("assistants")
   .add(
     HttpApiEndpoint.get("list", "/agents")
+      .annotate(OpenApi.Summary, "List the workspace's Assistants")
       .setUrlParams(ListParams)
       .addSuccess(Page(Assistant.json))
       .pipe(requires("assistant.read"))
   )
   .add(
     HttpApiEndpoint.post("create", "/agents")
+      .annotate(OpenApi.Summary, "Create an Assistant with an empty draft flow")
       .setPayload(AssistantCreate)
       .addSuccess(Assistant.json, { status: 201 })
       .pipe(requires("assistant.write"))
   )
   .add(
     HttpApiEndpoint.get("get")`/agents/${agentId}`
+      .annotate(OpenApi.Summary, "Read an Assistant")
       .addSuccess(Assistant.json)
       .addError(AssistantNotFound)
       .pipe(requires("assistant.read"))
   )
   .add(
     HttpApiEndpoint.patch("update")`/agents/${agentId}`
+      .annotate(OpenApi.Summary, "Change an Assistant's settings")
       .setPayload(AssistantPatch)
       .addSuccess(Assistant.json)
       .addError(AssistantNotFound)
@@ -50,11 +54,13 @@ export class AssistantsApi extends HttpApiGroup.make("assistants")
   )
   .add(
     HttpApiEndpoint.del("delete")`/agents/${agentId}`
+      .annotate(OpenApi.Summary, "Delete an Assistant, its flow, intents and deployments")
       .addError(AssistantNotFound)
       .pipe(requires("assistant.write"))
   )
   .add(
     HttpApiEndpoint.get("listIntents")`/agents/${agentId}/intents`
+      .annotate(OpenApi.Summary, "List an Assistant's intents")
       .setUrlParams(ListParams)
       .addSuccess(Page(Intent.json))
       .addError(AssistantNotFound)
@@ -62,6 +68,7 @@ export class AssistantsApi extends HttpApiGroup.make("assistants")
   )
   .add(
     HttpApiEndpoint.post("createIntent")`/agents/${agentId}/intents`
+      .annotate(OpenApi.Summary, "Add an intent with its example utterances and slots")
       .setPayload(IntentCreate)
       .addSuccess(Intent.json, { status: 201 })
       .addError(AssistantNotFound)
@@ -70,6 +77,7 @@ export class AssistantsApi extends HttpApiGroup.make("assistants")
   )
   .add(
     HttpApiEndpoint.patch("updateIntent")`/agents/${agentId}/intents/${intentId}`
+      .annotate(OpenApi.Summary, "Change an intent")
       .setPayload(IntentPatch)
       .addSuccess(Intent.json)
       .addError(AssistantNotFound)
@@ -79,6 +87,7 @@ export class AssistantsApi extends HttpApiGroup.make("assistants")
   )
   .add(
     HttpApiEndpoint.del("deleteIntent")`/agents/${agentId}/intents/${intentId}`
+      .annotate(OpenApi.Summary, "Delete an intent")
       .addError(AssistantNotFound)
       .addError(IntentNotFound)
       .pipe(requires("assistant.write"))

@@ -26,4 +26,5 @@ export class HealthApi extends HttpApiGroup.make("health")
       .annotate(OpenApi.Summary, "Prometheus metrics")
   )
   .annotate(OpenApi.Title, "Health")
+  .annotate(OpenApi.Description, "Liveness, readiness and Prometheus metrics, outside /v1, for orchestrators and scrapers.")
 {}
