@@ -13,10 +13,9 @@ import { AiAgentGuardrailId, AiAgentToolId } from "./Ids.js"
 /** A user's message: trimmed, 1 to 8000 characters. */
 export const UserMessageText = Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(8000))
 
-const withAtMost = (max: number) =>
-  Schema.filter((record: Readonly<Record<string, unknown>>) =>
-    Object.keys(record).length <= max || `at most ${max} entries`
-  )
+const withAtMost =
+  (max: number) => <A extends Readonly<Record<string, unknown>>, I, R>(self: Schema.Schema<A, I, R>) =>
+    self.pipe(Schema.filter((record) => Object.keys(record).length <= max || `at most ${max} entries`))
 
 /** Values for the `{{name}}` placeholders of the instructions: up to 50 entries. */
 export const TurnVariables = Schema.Record({

@@ -87,7 +87,7 @@ export const defaultAgentOps = {
   handoff: { kind: "none" }
 } as const satisfies typeof AgentOpsSettings.jsonCreate.Type
 
-const partial = <S extends Schema.Schema.Any>(group: S, identifier: string) =>
+const partial = <Fields extends Schema.Struct.Fields>(group: Schema.Struct<Fields>, identifier: string) =>
   Schema.partialWith(group, { exact: true }).annotations({ identifier })
 
 /**

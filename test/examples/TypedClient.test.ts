@@ -1,0 +1,26 @@
+import { FetchHttpClient, HttpApiClient, type HttpClient, HttpServer } from "@effect/platform"
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { checkParley } from "../../examples/typed-client.js"
+import { Api } from "../../src/http/Api.js"
+import { testServer } from "../support/TestServer.js"
+
+const client = HttpApiClient.make(Api)
+/** The typed client of the whole contract needs nothing but an HttpClient (a schema with an open context would show here, at tsc). */
+export const contractClientNeedsOnlyHttpClient: [
+  Exclude<Effect.Effect.Context<typeof client>, HttpClient.HttpClient>
+] extends [never] ? true : never = true
+
+layer(testServer(), { excludeTestServices: true })("the typed-client example", (it) => {
+  it.effect("reads readiness and meets a typed NotImplemented through HttpApiClient.make(Api)", () =>
+    Effect.gen(function*() {
+      const server = yield* HttpServer.HttpServer
+      const address = server.address as HttpServer.TcpAddress
+      const answer = yield* checkParley(`http://127.0.0.1:${address.port}`).pipe(Effect.provide(FetchHttpClient.layer))
+      expect(answer).toEqual({
+        ready: "ready",
+        checks: ["database", "migrations"],
+        assistants: { _tag: "NotBuiltYet", route: "authentication" }
+      })
+    }))
+})
