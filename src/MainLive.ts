@@ -7,6 +7,7 @@ import { HttpServer } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { HttpAppLive, NodeServerLive } from "./http/Http.js"
 import { MetricsExposition } from "./observability/MetricsExposition.js"
+import { TracingLive } from "./observability/Tracing.js"
 import { InstallationRepo } from "./persistence/InstallationRepo.js"
 import { MigratorLive, SqlLive } from "./persistence/Sql.js"
 import { Readiness } from "./services/Readiness.js"
@@ -26,7 +27,8 @@ const RecordStart = Layer.effectDiscard(
 export const ParleyLive = Layer.mergeAll(HttpAppLive, RecordStart).pipe(
   Layer.provide([Readiness.Default, MetricsExposition.Default]),
   Layer.provide(MigratorLive),
-  Layer.provideMerge(SqlLive)
+  Layer.provideMerge(SqlLive),
+  Layer.provide(TracingLive)
 )
 
 /** A node listening on the configured host and port. */
