@@ -34,6 +34,16 @@ describe("request handling", () => {
         expect(logged[1]!.annotations).toMatchObject({ route: "unmatched", status: 404, traceId: missing.headers["x-trace-id"] })
         expect(logged[1]!.annotations).not.toHaveProperty("botId")
       }))
+
+    it.effect("a credential in the path never reaches the log", () =>
+      Effect.gen(function*() {
+        entries.length = 0
+        const token = "agt_secretsecretsecretsecretsecretsecretsecret0"
+        yield* exchange(HttpClientRequest.post(`/v1/public/ai-agents/${token}/turn`))
+        const logged = entries.filter((entry) => entry.message === "http.request")
+        expect(logged[0]!.annotations["path"]).toBe("/v1/public/ai-agents/***/turn")
+        expect(JSON.stringify(entries)).not.toContain(token)
+      }))
   })
 
   it.live("a handler that runs past the time-out answers 504 Timeout", () =>

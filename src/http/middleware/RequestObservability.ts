@@ -11,17 +11,27 @@ import { currentRequestFacts, type RequestFacts } from "../../observability/Requ
 /** The header that names a response's trace. */
 export const TRACE_HEADER = "x-trace-id"
 
-const botParams = ["agent_id", "slug"] as const
+/** Path parameters that name the bot a request acts on. */
+const botParams: ReadonlyArray<string> = ["agent_id", "slug"]
+/** Path parameters that are credentials: never written to a log. */
+const secretParams: ReadonlyArray<string> = ["public_token"]
 
-/** The values of a template's bot parameters in a concrete path (`/v1/agents/:agent_id` against `/v1/agents/42`). */
-const botIdOf = (template: string, path: string): string | undefined => {
+/**
+ * The path with credential segments masked, and the bot it names, read
+ * against the route template (`/v1/agents/:agent_id` against `/v1/agents/42`).
+ */
+const readPath = (template: string | undefined, url: string): { readonly path: string; readonly botId?: string } => {
+  const values = url.split("?")[0]!.split("/")
+  if (template === undefined) return { path: values.join("/") }
+  let botId: string | undefined
   const names = template.split("/")
-  const values = path.split("?")[0]!.split("/")
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i]!.replace(/^:/, "")
-    if (names[i]!.startsWith(":") && (botParams as ReadonlyArray<string>).includes(name)) return values[i]
-  }
-  return undefined
+  names.forEach((segment, i) => {
+    if (!segment.startsWith(":")) return
+    const name = segment.slice(1).replace(/\?$/, "")
+    if (secretParams.includes(name)) values[i] = "***"
+    else if (botId === undefined && botParams.includes(name)) botId = values[i]
+  })
+  return botId === undefined ? { path: values.join("/") } : { path: values.join("/"), botId }
 }
 
 export const requestObservability = <E, R>(
@@ -47,12 +57,13 @@ export const requestObservability = <E, R>(
           )
         yield* Metric.increment(tagged(httpRequests))
         yield* Metric.update(tagged(httpRequestDuration), seconds)
-        const botId = facts.botId ?? (typeof route === "string" ? botIdOf(route, request.url) : undefined)
+        const { botId: pathBotId, path } = readPath(typeof route === "string" ? route : undefined, request.url)
+        const botId = facts.botId ?? pathBotId
         yield* Effect.logInfo("http.request").pipe(
           Effect.annotateLogs({
             method: request.method,
             route: template,
-            path: request.url.split("?")[0],
+            path,
             status: response.status,
             durationMs: Math.round(seconds * 100_000) / 100,
             traceId: span.traceId,
