@@ -6,7 +6,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { runParley } from "../support/ParleyProcess.js"
-import { freshDatabase, withAdmin } from "../support/TestDatabase.js"
+import { latestMigrationId } from "../../src/persistence/Sql.js"
+import { emptyDatabase, withAdmin } from "../support/TestDatabase.js"
 
 describe("the parley command", () => {
   it("openapi prints the OpenAPI document of the contract", async () => {
@@ -19,15 +20,17 @@ describe("the parley command", () => {
 
   it.scopedLive("migrate brings a PostgreSQL server database to the current schema", () =>
     Effect.gen(function*() {
-      const { name, url } = yield* freshDatabase
-      yield* Effect.promise(() => withAdmin((client) => client.query("DROP TABLE parley_installation"), url))
+      const { name, url } = yield* emptyDatabase
       const { code, output } = yield* Effect.promise(() => runParley(["migrate"], { DATABASE_URL: url }))
       expect(code, output).toBe(0)
       const tables = yield* Effect.promise(() =>
         withAdmin((client) =>
-          client.query("SELECT to_regclass('parley_installation') AS installation, current_database() AS db"), url)
+          client.query(
+            `SELECT to_regclass('parley_installation') AS installation, current_database() AS db,
+              (SELECT max(migration_id) FROM effect_sql_migrations) AS latest`
+          ), url)
       )
-      expect(tables.rows[0]).toEqual({ installation: "parley_installation", db: name })
+      expect(tables.rows[0]).toEqual({ installation: "parley_installation", db: name, latest: latestMigrationId })
     }), 60_000)
 
   it("serve in production refuses to start without its secrets, naming them", async () => {

@@ -42,13 +42,20 @@ export const withAdmin = async <A>(f: (client: Pg.Client) => Promise<A>, url = a
   }
 }
 
+const scopedDatabase = (template: () => string | undefined) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const name = `parley_test_${Crypto.randomBytes(6).toString("hex")}`
+      const from = template()
+      await withAdmin((client) => client.query(`CREATE DATABASE ${name}${from ? ` TEMPLATE ${from}` : ""}`))
+      return { name, url: databaseUrl(name) }
+    }),
+    ({ name }) =>
+      Effect.promise(() => withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)))
+  )
+
 /** A fresh database cloned from the migrated template, dropped when the scope closes. */
-export const freshDatabase = Effect.acquireRelease(
-  Effect.promise(async () => {
-    const name = `parley_test_${Crypto.randomBytes(6).toString("hex")}`
-    await withAdmin((client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${templateName()}`))
-    return { name, url: databaseUrl(name) }
-  }),
-  ({ name }) =>
-    Effect.promise(() => withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)))
-)
+export const freshDatabase = scopedDatabase(templateName)
+
+/** An empty database, never migrated, dropped when the scope closes. */
+export const emptyDatabase = scopedDatabase(() => undefined)
