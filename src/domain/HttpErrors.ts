@@ -5,6 +5,7 @@
  */
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
+import { TraceId } from "./Trace.js"
 
 /** The route is declared in the contract but its area is not built yet. */
 export class NotImplemented extends Schema.TaggedError<NotImplemented>()(
@@ -128,6 +129,6 @@ export class Timeout extends Schema.TaggedError<Timeout>()(
  */
 export class InternalError extends Schema.TaggedError<InternalError>()(
   "InternalError",
-  { traceId: Schema.String, message: Schema.String },
+  { traceId: TraceId, message: Schema.String },
   HttpApiSchema.annotations({ status: 500, description: "An unexpected server fault" })
 ) {}

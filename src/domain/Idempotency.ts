@@ -2,19 +2,20 @@ import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 
 /**
- * The client's key for one turn, scoped to its session: a retried request with
- * the same key returns the stored result and advances the conversation once.
+ * The client's key for one turn or one run start, scoped to its session or
+ * chain: a retried request with the same key returns the stored result and
+ * acts once.
  */
 export const IdempotencyKey = Schema.String.pipe(
   Schema.pattern(/^[\x21-\x7e]{1,200}$/),
   Schema.annotations({
     identifier: "IdempotencyKey",
-    description: "1 to 200 visible ASCII characters, unique per turn of a session"
+    description: "1 to 200 visible ASCII characters, unique per turn of a session (or run start of a chain)"
   })
 )
 
-/** The headers of a turn request. */
-export const TurnHeaders = Schema.Struct({
+/** The headers of a request that acts once per key: a turn, a run start or a resume. */
+export const IdempotencyHeaders = Schema.Struct({
   "idempotency-key": Schema.optional(IdempotencyKey)
 })
 

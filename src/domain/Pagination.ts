@@ -5,7 +5,9 @@
  */
 import { Schema } from "effect"
 
+/** How many items a list answers when the request does not say. */
 export const DEFAULT_LIMIT = 20
+/** The most items one page may hold. */
 export const MAX_LIMIT = 100
 
 /** How many items to return (1 to 100, default 20). */

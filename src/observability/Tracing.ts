@@ -12,13 +12,16 @@ import { OtlpEndpoint } from "../config/Settings.js"
 import { version } from "../Version.js"
 
 export const TracingLive = Layer.unwrapEffect(
-  Effect.map(OtlpEndpoint, Option.match({
-    onNone: () => Layer.empty,
-    onSome: (endpoint) =>
-      OtlpTracer.layer({
-        url: `${endpoint.replace(/\/+$/, "")}/v1/traces`,
-        resource: { serviceName: "parley", serviceVersion: version },
-        exportInterval: "2 seconds"
-      }).pipe(Layer.provide([OtlpSerialization.layerJson, NodeHttpClient.layerUndici]))
-  }))
+  Effect.map(
+    OtlpEndpoint,
+    Option.match({
+      onNone: () => Layer.empty,
+      onSome: (endpoint) =>
+        OtlpTracer.layer({
+          url: `${endpoint.replace(/\/+$/, "")}/v1/traces`,
+          resource: { serviceName: "parley", serviceVersion: version },
+          exportInterval: "2 seconds"
+        }).pipe(Layer.provide([OtlpSerialization.layerJson, NodeHttpClient.layerUndici]))
+    })
+  )
 )

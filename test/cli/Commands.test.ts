@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { runParley } from "../support/ParleyProcess.js"
 import { latestMigrationId } from "../../src/persistence/Sql.js"
+import { runParley } from "../support/ParleyProcess.js"
 import { emptyDatabase, withAdmin } from "../support/TestDatabase.js"
 
 describe("the parley command", () => {

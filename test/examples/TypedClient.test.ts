@@ -5,10 +5,10 @@ import { checkParley } from "../../examples/typed-client.js"
 import { Api } from "../../src/http/Api.js"
 import { testServer } from "../support/TestServer.js"
 
-const client = HttpApiClient.make(Api)
+const _client = HttpApiClient.make(Api)
 /** The typed client of the whole contract needs nothing but an HttpClient (a schema with an open context would show here, at tsc). */
 export const contractClientNeedsOnlyHttpClient: [
-  Exclude<Effect.Effect.Context<typeof client>, HttpClient.HttpClient>
+  Exclude<Effect.Effect.Context<typeof _client>, HttpClient.HttpClient>
 ] extends [never] ? true : never = true
 
 layer(testServer(), { excludeTestServices: true })("the typed-client example", (it) => {

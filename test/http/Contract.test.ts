@@ -5,8 +5,8 @@
  * request with a 500.
  */
 import { HttpApi, HttpClientRequest } from "@effect/platform"
-import { createConfig, lintFromString } from "@redocly/openapi-core"
 import { expect, layer } from "@effect/vitest"
+import { createConfig, lintFromString } from "@redocly/openapi-core"
 import { Context, Effect } from "effect"
 import * as Fs from "node:fs"
 import { Api } from "../../src/http/Api.js"
@@ -93,7 +93,8 @@ layer(testServer(), { excludeTestServices: true })("the contract", (it) => {
         lintFromString({ source: res.text, config: await createConfig({ extends: ["recommended"] }) })
       )
       const errors = problems.filter((problem) => problem.severity === "error")
-      expect(errors.map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`)).toEqual([])
+      expect(errors.map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`))
+        .toEqual([])
     }))
 
   it("states the access of every authenticated route and of no public one", () => {
@@ -117,8 +118,12 @@ layer(testServer(), { excludeTestServices: true })("the contract", (it) => {
         const attempts = ["GET", "DELETE"].includes(route.method)
           ? [HttpClientRequest.make(route.method as "GET")(url)]
           : [
-            HttpClientRequest.make(route.method as "POST")(url).pipe(HttpClientRequest.bodyText("{}", "application/json")),
-            HttpClientRequest.make(route.method as "POST")(url).pipe(HttpClientRequest.bodyText("", "application/json")),
+            HttpClientRequest.make(route.method as "POST")(url).pipe(
+              HttpClientRequest.bodyText("{}", "application/json")
+            ),
+            HttpClientRequest.make(route.method as "POST")(url).pipe(
+              HttpClientRequest.bodyText("", "application/json")
+            ),
             postRaw(url, "[1,").pipe(HttpClientRequest.setMethod(route.method as "POST"))
           ]
         for (const attempt of attempts) {

@@ -11,7 +11,9 @@ import { fileURLToPath } from "node:url"
 const src = fileURLToPath(new URL("../../src/", import.meta.url))
 
 const importsOf = (file: string): ReadonlyArray<string> =>
-  [...Fs.readFileSync(file, "utf8").matchAll(/(?:^|\n)\s*(?:import|export)[^"']*?from\s+["']([^"']+)["']/g)].map((m) => m[1]!)
+  [...Fs.readFileSync(file, "utf8").matchAll(/(?:^|\n)\s*(?:import|export)[^"']*?from\s+["']([^"']+)["']/g)].map((m) =>
+    m[1]!
+  )
 
 const reach = (entry: string) => {
   const files = new Set<string>()
@@ -21,7 +23,9 @@ const reach = (entry: string) => {
     files.add(file)
     for (const specifier of importsOf(file)) {
       if (specifier.startsWith(".")) visit(Path.resolve(Path.dirname(file), specifier.replace(/\.js$/, ".ts")))
-      else packages.add(specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0]!)
+      else {packages.add(
+          specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0]!
+        )}
     }
   }
   visit(entry)
@@ -33,7 +37,9 @@ describe("the contract's imports", () => {
     const { files, packages } = reach(Path.join(src, "http/Api.ts"))
     const allowed = (file: string) =>
       file.startsWith("domain/") ||
-      (file.startsWith("http/") && !/Http\.ts$|Live\.ts$|NotBuilt\.ts$|ApiLive\.ts$|Buffered|RequestBody|ErrorResponses|Timeout|Observability|StartingServer|RouteTable|JsonError|NotImplementedHttp/.test(file))
+      (file.startsWith("http/") &&
+        !/Http\.ts$|Live\.ts$|NotBuilt\.ts$|ApiLive\.ts$|Buffered|RequestBody|ErrorResponses|Timeout|Observability|StartingServer|RouteTable|JsonError|NotImplementedHttp/
+          .test(file))
     expect(files.filter((file) => !allowed(file))).toEqual([])
     expect(files.length).toBeGreaterThan(100)
     expect(packages).toEqual(["@effect/platform", "@effect/sql", "effect"])

@@ -47,9 +47,13 @@ describe("health", () => {
         expect(res.headers["content-type"]).toContain("text/plain; version=0.0.4")
         expect(promtoolCheck(res.text)).toBe("")
         expect(res.text).toMatch(/parley_http_requests_total\{method="GET",route="\/health\/live",status="200"\} \d+/)
-        expect(res.text).toContain(`parley_http_requests_total{method="GET",route="/v1/agents/:agent_id",status="501"} 1`)
+        expect(res.text).toContain(
+          `parley_http_requests_total{method="GET",route="/v1/agents/:agent_id",status="501"} 1`
+        )
         expect(res.text).toContain(`parley_http_requests_total{method="GET",route="unmatched",status="404"} 1`)
-        expect(res.text).toContain(`parley_http_request_duration_seconds_bucket{method="GET",route="/v1/agents/:agent_id",status="501",le="+Inf"} 1`)
+        expect(res.text).toContain(
+          `parley_http_request_duration_seconds_bucket{method="GET",route="/v1/agents/:agent_id",status="501",le="+Inf"} 1`
+        )
         expect(res.text).toMatch(/parley_db_pool_connections\{state="total"\} \d+/)
         expect(res.text).toMatch(/process_resident_memory_bytes \d+/)
       }))
@@ -63,33 +67,38 @@ describe("health", () => {
         expect(none.json._tag).toBe("Unauthenticated")
         const wrong = yield* exchange(HttpClientRequest.get("/metrics").pipe(HttpClientRequest.bearerToken("nope")))
         expect(wrong.status).toBe(401)
-        const right = yield* exchange(HttpClientRequest.get("/metrics").pipe(HttpClientRequest.bearerToken("scrape-me")))
+        const right = yield* exchange(
+          HttpClientRequest.get("/metrics").pipe(HttpClientRequest.bearerToken("scrape-me"))
+        )
         expect(right.status).toBe(200)
       }))
   })
 
-  it.scopedLive("readiness fails while the database is unreachable and recovers when it returns", () =>
-    Effect.gen(function*() {
-      const { name } = yield* freshDatabase
-      const upstream = new URL(adminUrl)
-      const proxy: TcpProxy = yield* Effect.acquireRelease(
-        Effect.promise(() => startTcpProxy({ host: upstream.hostname, port: Number(upstream.port || 5432) })),
-        (proxy) => Effect.promise(() => proxy.close())
-      )
-      const viaProxy = new URL(databaseUrl(name))
-      viaProxy.host = `127.0.0.1:${proxy.port}`
-      yield* Effect.gen(function*() {
-        yield* readinessBecomes(200)
-        yield* Effect.promise(() => proxy.cut())
-        const down = yield* readinessBecomes(503)
-        expect(down.json._tag).toBe("NotReady")
-        expect(down.json.checks.database.ok).toBe(false)
-        const live = yield* exchange(HttpClientRequest.get("/health/live"))
-        expect(live.status).toBe(200)
-        yield* Effect.promise(() => proxy.restore())
-        const up = yield* readinessBecomes(200)
-        expect(up.json.checks.database.ok).toBe(true)
-      }).pipe(Effect.provide(testServer({ DATABASE_URL: viaProxy.toString() })))
-    }), 60_000)
-
+  it.scopedLive(
+    "readiness fails while the database is unreachable and recovers when it returns",
+    () =>
+      Effect.gen(function*() {
+        const { name } = yield* freshDatabase
+        const upstream = new URL(adminUrl)
+        const proxy: TcpProxy = yield* Effect.acquireRelease(
+          Effect.promise(() => startTcpProxy({ host: upstream.hostname, port: Number(upstream.port || 5432) })),
+          (proxy) => Effect.promise(() => proxy.close())
+        )
+        const viaProxy = new URL(databaseUrl(name))
+        viaProxy.host = `127.0.0.1:${proxy.port}`
+        yield* Effect.gen(function*() {
+          yield* readinessBecomes(200)
+          yield* Effect.promise(() => proxy.cut())
+          const down = yield* readinessBecomes(503)
+          expect(down.json._tag).toBe("NotReady")
+          expect(down.json.checks.database.ok).toBe(false)
+          const live = yield* exchange(HttpClientRequest.get("/health/live"))
+          expect(live.status).toBe(200)
+          yield* Effect.promise(() => proxy.restore())
+          const up = yield* readinessBecomes(200)
+          expect(up.json.checks.database.ok).toBe(true)
+        }).pipe(Effect.provide(testServer({ DATABASE_URL: viaProxy.toString() })))
+      }),
+    60_000
+  )
 })

@@ -74,7 +74,10 @@ layer(testServer({ PARLEY_MAX_BODY_BYTES: "65536" }), { excludeTestServices: tru
       expect(declared.json).toMatchObject({ _tag: "PayloadTooLarge", limitBytes: 65536 })
       expectTraced(declared)
       const bytes = new TextEncoder().encode(big)
-      const chunks = Array.from({ length: Math.ceil(bytes.length / 8192) }, (_, i) => bytes.slice(i * 8192, (i + 1) * 8192))
+      const chunks = Array.from(
+        { length: Math.ceil(bytes.length / 8192) },
+        (_, i) => bytes.slice(i * 8192, (i + 1) * 8192)
+      )
       // A stream has no declared length: the server must count as it reads.
       const chunked = yield* exchange(
         HttpClientRequest.post("/v1/leads").pipe(

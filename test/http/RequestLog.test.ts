@@ -31,7 +31,11 @@ describe("request handling", () => {
           botId: agentId
         })
         expect(typeof logged[0]!.annotations["durationMs"]).toBe("number")
-        expect(logged[1]!.annotations).toMatchObject({ route: "unmatched", status: 404, traceId: missing.headers["x-trace-id"] })
+        expect(logged[1]!.annotations).toMatchObject({
+          route: "unmatched",
+          status: 404,
+          traceId: missing.headers["x-trace-id"]
+        })
         expect(logged[1]!.annotations).not.toHaveProperty("botId")
       }))
 

@@ -14,7 +14,10 @@ export interface Exchange {
  * status. The client propagates its own trace unless told not to (to send a
  * `traceparent` of the test's choosing).
  */
-export const exchange = (request: HttpClientRequest.HttpClientRequest, options?: { readonly propagateTrace: boolean }) =>
+export const exchange = (
+  request: HttpClientRequest.HttpClientRequest,
+  options?: { readonly propagateTrace: boolean }
+) =>
   Effect.flatMap(
     HttpClient.HttpClient,
     (client) => HttpClient.withTracerPropagation(client, options?.propagateTrace ?? true).execute(request)

@@ -6,6 +6,7 @@
  * ordinary HTTP errors.
  */
 import { Schema } from "effect"
+import { TraceId } from "../Trace.js"
 import { TurnGuardrailEvent, TurnToolCall, VisibleGuardrailOutcome } from "./AgentTurn.js"
 import { PlaygroundResult } from "./Playground.js"
 import { PublicTurnResult } from "./PublicTurn.js"
@@ -26,7 +27,7 @@ export const StreamErrorEvent = Schema.Struct({
   type: Schema.Literal("error"),
   code: Schema.Literal("UpstreamFailed", "Timeout", "InternalError"),
   message: Schema.String,
-  traceId: Schema.String
+  traceId: TraceId
 }).annotations({ identifier: "StreamErrorEvent" })
 
 /** The model called a tool; its result follows as `tool.result` with the same id. */

@@ -5,21 +5,22 @@
  */
 import { Schema } from "effect"
 import { JsonValue } from "../Json.js"
+import { Name } from "../Name.js"
+import { VariableName } from "../VariableName.js"
 import { ToolName } from "../workspace/HttpToolDefinition.js"
-import { GuardrailAction, GuardrailName, GuardrailStage } from "./Guardrail.js"
+import { GuardrailAction, GuardrailStage } from "./Guardrail.js"
 import { GuardrailKind } from "./GuardrailRule.js"
 import { AiAgentGuardrailId, AiAgentToolId } from "./Ids.js"
 
 /** A user's message: trimmed, 1 to 8000 characters. */
 export const UserMessageText = Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(8000))
 
-const withAtMost =
-  (max: number) => <A extends Readonly<Record<string, unknown>>, I, R>(self: Schema.Schema<A, I, R>) =>
-    self.pipe(Schema.filter((record) => Object.keys(record).length <= max || `at most ${max} entries`))
+const withAtMost = (max: number) => <A extends Readonly<Record<string, unknown>>, I, R>(self: Schema.Schema<A, I, R>) =>
+  self.pipe(Schema.filter((record) => Object.keys(record).length <= max || `at most ${max} entries`))
 
 /** Values for the `{{name}}` placeholders of the instructions: up to 50 entries. */
 export const TurnVariables = Schema.Record({
-  key: Schema.String.pipe(Schema.pattern(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/)),
+  key: VariableName,
   value: Schema.String.pipe(Schema.maxLength(4000))
 }).pipe(withAtMost(50), Schema.annotations({ identifier: "TurnVariables" }))
 
@@ -55,7 +56,7 @@ export type TurnToolCall = typeof TurnToolCall.Type
 /** A guardrail that fired during a turn (at `output`, also on a tool call). The matched text is never recorded. */
 export const TurnGuardrailEvent = Schema.Struct({
   guardrailId: AiAgentGuardrailId,
-  name: GuardrailName,
+  name: Name,
   kind: GuardrailKind,
   stage: GuardrailStage,
   action: GuardrailAction,

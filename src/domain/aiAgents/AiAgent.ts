@@ -2,6 +2,7 @@ import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
 import { WorkspaceId } from "../identity/Ids.js"
+import { Name } from "../Name.js"
 import { ListParams } from "../Pagination.js"
 import { Revision } from "../Revision.js"
 import { Slug } from "../Slug.js"
@@ -10,9 +11,6 @@ import { EmbedSettings } from "./EmbedSettings.js"
 import { AiAgentDraftId, AiAgentId, AiAgentVersionNumber } from "./Ids.js"
 import { ModelSettings } from "./ModelSettings.js"
 import { PublicTokenHint } from "./PublicToken.js"
-
-/** An agent's display name: trimmed, 1 to 120 characters. */
-export const AiAgentName = Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(120))
 
 /** What the agent is for, in a sentence or two; also the input of task derivation. */
 export const AiAgentDescription = Schema.String.pipe(Schema.maxLength(4000))
@@ -41,7 +39,7 @@ export class AiAgent extends Model.Class<AiAgent>("AiAgent")({
   workspaceId: Model.FieldExcept("jsonCreate", "jsonUpdate")(WorkspaceId),
   /** Unique per workspace; fixed at creation, since URLs and embeds use it. */
   slug: Model.FieldExcept("jsonUpdate")(Slug),
-  name: AiAgentName,
+  name: Name,
   description: Schema.optionalWith(AiAgentDescription, { default: () => "" }),
   instructions: Schema.optionalWith(Instructions, { default: () => "" }),
   modelSettings: Schema.optionalWith(ModelSettings, { default: defaultModelSettings }),
@@ -74,7 +72,7 @@ export const AiAgentCreate = AiAgent.jsonCreate.annotations({
 
 /** A partial update of an agent's draft; nested settings are replaced whole. Unknown fields are refused. */
 export const AiAgentPatch = Schema.Struct({
-  name: Schema.optional(AiAgentName),
+  name: Schema.optional(Name),
   description: Schema.optional(AiAgentDescription),
   instructions: Schema.optional(Instructions),
   modelSettings: Schema.optional(ModelSettings),

@@ -1,21 +1,11 @@
 import { Schema } from "effect"
+import { analyticsWindowFields, UtcDay } from "../AnalyticsWindow.js"
+import { Name } from "../Name.js"
 import { ToolName } from "../workspace/HttpToolDefinition.js"
 import { TokenUsage } from "./AgentTurn.js"
-import { GuardrailAction, GuardrailName, GuardrailStage } from "./Guardrail.js"
+import { GuardrailAction, GuardrailStage } from "./Guardrail.js"
 import { GuardrailKind } from "./GuardrailRule.js"
 import { AiAgentGuardrailId } from "./Ids.js"
-
-/** The query of `GET /ai-agents/{slug}/analytics`: the last `days` UTC days, today included (1 to 365, default 30). */
-export const AnalyticsParams = Schema.Struct({
-  days: Schema.optionalWith(
-    Schema.NumberFromString.pipe(
-      Schema.int(),
-      Schema.between(1, 365),
-      Schema.annotations({ description: "How many UTC days to cover, today included (1 to 365)" })
-    ),
-    { default: () => 30 }
-  )
-})
 
 const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
 const Rate = Schema.Number.pipe(Schema.between(0, 1))
@@ -42,7 +32,7 @@ export const ToolAnalytics = Schema.Struct({
 /** How often one guardrail fired. */
 export const GuardrailAnalytics = Schema.Struct({
   guardrailId: AiAgentGuardrailId,
-  name: GuardrailName,
+  name: Name,
   kind: GuardrailKind,
   stage: GuardrailStage,
   action: GuardrailAction,
@@ -57,16 +47,15 @@ export const EvalAnalytics = Schema.Struct({
 }).annotations({ identifier: "EvalAnalytics" })
 
 /** One UTC day of the series. */
-export const AnalyticsDay = Schema.Struct({
-  /** `YYYY-MM-DD`, UTC. */
-  date: Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}$/)),
+export const AiAgentAnalyticsDay = Schema.Struct({
+  day: UtcDay,
   conversations: Count,
   turns: Count,
   usage: TokenUsage,
   p95LatencyMs: Schema.NullOr(Millis),
   guardrailHits: Count,
   handoffs: Count
-}).annotations({ identifier: "AnalyticsDay" })
+}).annotations({ identifier: "AiAgentAnalyticsDay" })
 
 /**
  * An agent's activity over the last `days` days (UTC), from its public and
@@ -75,9 +64,7 @@ export const AnalyticsDay = Schema.Struct({
  * with a row for every day, quiet ones included.
  */
 export class AiAgentAnalytics extends Schema.Class<AiAgentAnalytics>("AiAgentAnalytics")({
-  days: Schema.Number.pipe(Schema.int(), Schema.between(1, 365)),
-  from: Schema.DateTimeUtc,
-  to: Schema.DateTimeUtc,
+  ...analyticsWindowFields,
   conversations: Count,
   turns: Count,
   /** Distinct end-user ids seen (conversations without one are not counted). */
@@ -88,5 +75,5 @@ export class AiAgentAnalytics extends Schema.Class<AiAgentAnalytics>("AiAgentAna
   tools: Schema.Array(ToolAnalytics),
   guardrails: Schema.Array(GuardrailAnalytics),
   evals: EvalAnalytics,
-  daily: Schema.Array(AnalyticsDay)
+  daily: Schema.Array(AiAgentAnalyticsDay)
 }) {}

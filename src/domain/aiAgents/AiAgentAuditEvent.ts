@@ -1,6 +1,8 @@
 import { Schema } from "effect"
-import { AuditActor, AuditRecordId } from "../identity/AuditRecord.js"
+import { ActorDisplay, AuditActor } from "../identity/Actor.js"
+import { AuditRecordId } from "../identity/AuditRecord.js"
 import { ListParams } from "../Pagination.js"
+import { TraceId } from "../Trace.js"
 import { AiAgentVersionNumber } from "./Ids.js"
 
 /**
@@ -34,6 +36,8 @@ export class AiAgentAuditEvent extends Schema.Class<AiAgentAuditEvent>("AiAgentA
   id: AuditRecordId,
   action: AiAgentAuditAction,
   actor: AuditActor,
+  /** The actor's name at the time. */
+  actorDisplay: ActorDisplay,
   occurredAt: Schema.DateTimeUtc,
   /** The version published, or made live by a rollback; null for other actions. */
   version: Schema.NullOr(AiAgentVersionNumber),
@@ -46,7 +50,7 @@ export class AiAgentAuditEvent extends Schema.Class<AiAgentAuditEvent>("AiAgentA
   changedFields: Schema.Array(Schema.String),
   /** One sentence for a timeline (`Published version 4`). */
   summary: Schema.String,
-  traceId: Schema.NullOr(Schema.String)
+  traceId: Schema.NullOr(TraceId)
 }) {}
 
 /** The query of an agent's audit events, newest first: a page, optionally one action and a time window. */

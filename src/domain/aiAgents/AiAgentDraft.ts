@@ -1,11 +1,11 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { Actor } from "../identity/Actor.js"
 import { WorkspaceId } from "../identity/Ids.js"
+import { JsonValue } from "../Json.js"
 import { Revision } from "../Revision.js"
 import { Slug } from "../Slug.js"
-import { JsonValue } from "../Json.js"
-import { Actor } from "../workspace/Actor.js"
 import { WorkspaceToolId } from "../workspace/Ids.js"
 import { AiAgentDescription, Instructions } from "./AiAgent.js"
 import { ProposedTask } from "./DerivedTasks.js"
@@ -20,8 +20,8 @@ export const WizardStep = Schema.Literal("describe", "tasks", "tools", "instruct
 
 /** A tool picked in the wizard: a built-in, or a shared workspace tool. Inline HTTP tools are added once the agent exists. */
 export const DraftToolChoice = Schema.Union(
-  Schema.Struct({ kind: Schema.Literal("builtin"), name: BuiltinToolName }),
-  Schema.Struct({ kind: Schema.Literal("workspace"), workspaceToolId: WorkspaceToolId })
+  Schema.Struct({ kind: Schema.Literal("builtin"), name: BuiltinToolName }).annotations({}),
+  Schema.Struct({ kind: Schema.Literal("workspace"), workspaceToolId: WorkspaceToolId }).annotations({})
 ).annotations({ identifier: "DraftToolChoice" })
 
 /** The wizard's other answers (audience, tone, languages…), keyed by question: up to 50, free-form JSON. */

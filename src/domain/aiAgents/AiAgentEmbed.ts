@@ -1,5 +1,7 @@
 import { Schema } from "effect"
-import { HexColor, WebOrigin, WidgetPosition } from "./EmbedSettings.js"
+import { HttpsUrl } from "../Url.js"
+import { AllowedOrigins } from "../WebOrigin.js"
+import { HexColor, WidgetPosition } from "./EmbedSettings.js"
 import { AiAgentVersionNumber } from "./Ids.js"
 import { PublicTokenHint } from "./PublicToken.js"
 
@@ -12,8 +14,8 @@ export const WidgetSettings = Schema.Struct({
   title: Schema.String,
   primaryColor: HexColor,
   position: WidgetPosition,
-  avatarUrl: Schema.NullOr(Schema.String),
-  allowedOrigins: Schema.Array(WebOrigin),
+  avatarUrl: Schema.NullOr(HttpsUrl),
+  allowedOrigins: AllowedOrigins,
   greeting: Schema.NullOr(Schema.String),
   suggestedPrompts: Schema.Array(Schema.String)
 }).annotations({ identifier: "WidgetSettings" })

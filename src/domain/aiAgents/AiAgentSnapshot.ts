@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import { AiAgentDescription, AiAgentName, Instructions } from "./AiAgent.js"
+import { Name } from "../Name.js"
+import { AiAgentDescription, Instructions } from "./AiAgent.js"
 import { ConversationSettings } from "./ConversationSettings.js"
 import { AiAgentGuardrail } from "./Guardrail.js"
 import { AiAgentKnowledgeId } from "./Ids.js"
@@ -15,7 +16,7 @@ import { AiAgentTool } from "./Tool.js"
  * version (memory is runtime state; evals judge versions).
  */
 export const AiAgentSnapshot = Schema.Struct({
-  name: AiAgentName,
+  name: Name,
   description: AiAgentDescription,
   instructions: Instructions,
   modelSettings: ModelSettings,

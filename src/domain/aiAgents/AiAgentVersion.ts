@@ -1,9 +1,9 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { Actor } from "../identity/Actor.js"
 import { WorkspaceId } from "../identity/Ids.js"
 import { Revision } from "../Revision.js"
-import { Actor } from "../workspace/Actor.js"
 import { AiAgentSnapshot } from "./AiAgentSnapshot.js"
 import { AiAgentEvalRunId, AiAgentId, AiAgentVersionNumber } from "./Ids.js"
 

@@ -1,6 +1,7 @@
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
 import { WorkspaceId } from "../identity/Ids.js"
+import { TraceId } from "../Trace.js"
 import { FinishReason, TokenUsage, TurnGuardrailEvent, TurnHandoff, TurnToolCall } from "./AgentTurn.js"
 import { AiAgentConversation } from "./Conversation.js"
 import { AiAgentConversationId, AiAgentMessageId, AiAgentVersionNumber } from "./Ids.js"
@@ -33,7 +34,7 @@ export class AiAgentMessage extends Model.Class<AiAgentMessage>("AiAgentMessage"
   finishReason: Schema.NullOr(FinishReason),
   handoff: Schema.NullOr(TurnHandoff),
   /** The trace of the turn that produced it, for debugging. */
-  traceId: Schema.NullOr(Schema.String),
+  traceId: Schema.NullOr(TraceId),
   createdAt: Model.DateTimeInsertFromDate
 }) {}
 

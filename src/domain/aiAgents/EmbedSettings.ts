@@ -1,11 +1,6 @@
 import { Schema } from "effect"
-
-/** A web origin (`https://shop.example.com`, `http://localhost:3000`), without path or trailing slash. */
-export const WebOrigin = Schema.String.pipe(
-  Schema.pattern(/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/),
-  Schema.maxLength(255),
-  Schema.annotations({ identifier: "WebOrigin", description: "scheme://host[:port]" })
-)
+import { HttpsUrl } from "../Url.js"
+import { AllowedOrigins } from "../WebOrigin.js"
 
 /** A CSS hex colour: `#1f6feb`. */
 export const HexColor = Schema.String.pipe(
@@ -28,8 +23,8 @@ export const EmbedSettings = Schema.Struct({
   primaryColor: Schema.optionalWith(HexColor, { default: () => "#1f6feb" }),
   position: Schema.optionalWith(WidgetPosition, { default: () => "bottom-right" as const }),
   /** An https URL of the avatar image shown beside the agent's messages. */
-  avatarUrl: Schema.optional(Schema.String.pipe(Schema.pattern(/^https:\/\/\S+$/), Schema.maxLength(2048))),
-  /** Origins whose pages may call the public turn route (checked against `Origin`); empty allows any. */
-  allowedOrigins: Schema.optionalWith(Schema.Array(WebOrigin).pipe(Schema.maxItems(50)), { default: () => [] })
+  avatarUrl: Schema.optional(HttpsUrl),
+  /** Origins whose pages may call the public turn route (checked against `Origin`); `["*"]`, the default, allows any. */
+  allowedOrigins: Schema.optionalWith(AllowedOrigins, { default: () => ["*"] })
 }).annotations({ identifier: "EmbedSettings" })
 export type EmbedSettings = typeof EmbedSettings.Type

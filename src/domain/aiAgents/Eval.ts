@@ -1,17 +1,16 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { FieldProblem } from "../FieldProblem.js"
 import { WorkspaceId } from "../identity/Ids.js"
-import { ListParams } from "../Pagination.js"
 import { JsonValue } from "../Json.js"
+import { Name } from "../Name.js"
+import { ListParams } from "../Pagination.js"
 import { ToolName } from "../workspace/HttpToolDefinition.js"
 import { TurnVariables } from "./AgentTurn.js"
 import { EvalExpectation } from "./EvalExpectation.js"
 import { AiAgentEvalId, AiAgentId, EndUserId } from "./Ids.js"
 import { PlaygroundMessage } from "./Playground.js"
-
-/** An eval case's name: trimmed, 1 to 120 characters. */
-export const AiAgentEvalName = Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(120))
 
 /**
  * The conversation a case replays, as a playground transcript: up to 100
@@ -58,7 +57,7 @@ export class AiAgentEval extends Model.Class<AiAgentEval>("AiAgentEval")({
   workspaceId: Model.FieldExcept("jsonCreate", "jsonUpdate")(WorkspaceId),
   agentId: Model.FieldExcept("jsonCreate", "jsonUpdate")(AiAgentId),
   /** Unique per agent. */
-  name: AiAgentEvalName,
+  name: Name,
   description: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(2000)), { default: () => "" }),
   conversation: EvalConversation,
   expectations: Expectations,
@@ -83,7 +82,7 @@ export const AiAgentEvalCreate = AiAgentEval.jsonCreate.annotations({
 })
 
 const evalPatchFields = {
-  name: Schema.optional(AiAgentEvalName),
+  name: Schema.optional(Name),
   description: Schema.optional(Schema.String.pipe(Schema.maxLength(2000))),
   conversation: Schema.optional(EvalConversation),
   /** Replaces the whole list. */
@@ -138,8 +137,7 @@ export class AiAgentEvalInvalid extends Schema.TaggedError<AiAgentEvalInvalid>()
   "AiAgentEvalInvalid",
   {
     message: Schema.String,
-    /** Each problem with the dotted path of the field it concerns. */
-    problems: Schema.Array(Schema.Struct({ field: Schema.String, message: Schema.String }))
+    problems: Schema.Array(FieldProblem)
   },
   HttpApiSchema.annotations({ status: 400, description: "The eval case breaks a rule that spans fields" })
 ) {}

@@ -1,7 +1,7 @@
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
-import { NullableDateTimeField } from "../ModelFields.js"
 import { WorkspaceId } from "../identity/Ids.js"
+import { NullableDateTimeField } from "../ModelFields.js"
 import { ListParams } from "../Pagination.js"
 import { Revision } from "../Revision.js"
 import { FinishReason, TokenUsage, TurnGuardrailEvent, TurnToolCall } from "./AgentTurn.js"

@@ -1,7 +1,9 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { FieldProblem } from "../FieldProblem.js"
 import { WorkspaceId } from "../identity/Ids.js"
+import { Name } from "../Name.js"
 import { ListParams } from "../Pagination.js"
 import { GuardrailKind, GuardrailRule } from "./GuardrailRule.js"
 import { AiAgentGuardrailId, AiAgentId } from "./Ids.js"
@@ -26,9 +28,6 @@ export const GuardrailAction = Schema.Literal("block", "redact", "warn", "handof
 })
 export type GuardrailAction = typeof GuardrailAction.Type
 
-/** A guardrail's name, shown in analytics and playground events: trimmed, 1 to 120 characters. */
-export const GuardrailName = Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(120))
-
 /** The text the end user sees when a guardrail blocks or hands off: 1 to 500 characters. */
 export const GuardrailMessage = Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(500))
 
@@ -41,8 +40,8 @@ export class AiAgentGuardrail extends Model.Class<AiAgentGuardrail>("AiAgentGuar
   id: Model.Generated(AiAgentGuardrailId),
   workspaceId: Model.FieldExcept("jsonCreate", "jsonUpdate")(WorkspaceId),
   agentId: Model.FieldExcept("jsonCreate", "jsonUpdate")(AiAgentId),
-  /** Unique per agent. */
-  name: GuardrailName,
+  /** Unique per agent; shown in analytics and playground events. */
+  name: Name,
   stage: GuardrailStage,
   rule: GuardrailRule,
   action: GuardrailAction,
@@ -60,7 +59,7 @@ export const AiAgentGuardrailCreate = AiAgentGuardrail.jsonCreate.annotations({
 })
 
 const guardrailPatchFields = {
-  name: Schema.optional(GuardrailName),
+  name: Schema.optional(Name),
   stage: Schema.optional(GuardrailStage),
   /** Replaces the whole rule (the kind may change). */
   rule: Schema.optional(GuardrailRule),
@@ -108,8 +107,7 @@ export class AiAgentGuardrailInvalid extends Schema.TaggedError<AiAgentGuardrail
   "AiAgentGuardrailInvalid",
   {
     message: Schema.String,
-    /** Each problem with the dotted path of the field it concerns. */
-    problems: Schema.Array(Schema.Struct({ field: Schema.String, message: Schema.String }))
+    problems: Schema.Array(FieldProblem)
   },
   HttpApiSchema.annotations({ status: 400, description: "The guardrail breaks a rule that spans fields" })
 ) {}

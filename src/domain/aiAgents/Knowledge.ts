@@ -1,9 +1,10 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
-import { NullableDateTimeField } from "../ModelFields.js"
 import { WorkspaceId } from "../identity/Ids.js"
+import { NullableDateTimeField } from "../ModelFields.js"
 import { ListParams } from "../Pagination.js"
+import { HttpUrl } from "../Url.js"
 import { AiAgentId, AiAgentKnowledgeId } from "./Ids.js"
 
 /**
@@ -35,12 +36,6 @@ export const AiAgentKnowledgeContent = Schema.String.pipe(
   Schema.annotations({ description: `The document's text, at most ${MAX_KNOWLEDGE_CHARACTERS} characters` })
 )
 
-/** The address of a `url` document: an absolute http(s) URL of at most 2048 characters. */
-export const AiAgentKnowledgeUrl = Schema.String.pipe(
-  Schema.maxLength(2048),
-  Schema.pattern(/^https?:\/\/[^\s]+$/, { message: () => "the URL must start with http:// or https://" })
-)
-
 /**
  * A knowledge document of an AI agent, chunked and indexed for hybrid
  * retrieval (full text, trigram, and vectors when an embeddings provider is
@@ -59,7 +54,7 @@ export class AiAgentKnowledge extends Model.Class<AiAgentKnowledge>("AiAgentKnow
     Schema.optionalWith(Schema.NullOr(AiAgentKnowledgeContent), { default: () => null })
   ),
   /** `url` kind only (required there); null for inline kinds. Unique per agent. */
-  url: Schema.optionalWith(Schema.NullOr(AiAgentKnowledgeUrl), { default: () => null }),
+  url: Schema.optionalWith(Schema.NullOr(HttpUrl), { default: () => null }),
   /** A disabled document stays indexed but is left out of search. */
   enabled: Schema.optionalWith(Schema.Boolean, { default: () => true }),
   status: Model.FieldExcept("jsonCreate", "jsonUpdate")(AiAgentKnowledgeStatus),
@@ -100,7 +95,7 @@ const knowledgePatchFields = {
   /** New text of an inline document (400 for `url`); re-indexes it. */
   content: Schema.optional(AiAgentKnowledgeContent),
   /** A new address of a `url` document (400 for inline kinds); re-fetches and re-indexes it. */
-  url: Schema.optional(AiAgentKnowledgeUrl),
+  url: Schema.optional(HttpUrl),
   enabled: Schema.optional(Schema.Boolean),
   /** Re-index now (for `url`, fetch the page again), even when nothing else changed. */
   reindex: Schema.optional(Schema.Literal(true))

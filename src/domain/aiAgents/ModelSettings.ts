@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { LlmModelName, LlmProvider, MaxOutputTokens, Temperature } from "../settings/LlmConnection.js"
+import { LlmModelName, LlmModelRef, LlmProvider, MaxOutputTokens, Temperature } from "../settings/LlmConnection.js"
 import { ToolName } from "../workspace/HttpToolDefinition.js"
 
 /**
@@ -8,8 +8,8 @@ import { ToolName } from "../workspace/HttpToolDefinition.js"
  * the workspace's connection for that provider.
  */
 export const ModelChoice = Schema.Union(
-  Schema.Struct({ source: Schema.Literal("workspace-default") }),
-  Schema.Struct({ source: Schema.Literal("explicit"), provider: LlmProvider, model: LlmModelName })
+  Schema.Struct({ source: Schema.Literal("workspace-default") }).annotations({}),
+  Schema.Struct({ source: Schema.Literal("explicit"), ...LlmModelRef.fields }).annotations({})
 ).annotations({ identifier: "ModelChoice" })
 export type ModelChoice = typeof ModelChoice.Type
 

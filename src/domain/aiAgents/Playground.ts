@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Revision } from "../Revision.js"
+import { TraceId } from "../Trace.js"
 import {
   FinishReason,
   TokenUsage,
@@ -71,5 +72,5 @@ export class PlaygroundResult extends Schema.Class<PlaygroundResult>("Playground
   model: ResolvedModel,
   /** The draft revision that ran. */
   revision: Revision,
-  traceId: Schema.String
+  traceId: TraceId
 }) {}

@@ -1,5 +1,6 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
+import { TraceId } from "../Trace.js"
 import { TurnMetadata, UserMessageText, VisibleGuardrailOutcome } from "./AgentTurn.js"
 import { AiAgentConversationId, AiAgentMessageId, AiAgentVersionNumber, EndUserId } from "./Ids.js"
 
@@ -35,7 +36,7 @@ export class PublicTurnResult extends Schema.Class<PublicTurnResult>("PublicTurn
   guardrails: Schema.Array(VisibleGuardrailOutcome),
   /** The live version that answered. */
   version: AiAgentVersionNumber,
-  traceId: Schema.String
+  traceId: TraceId
 }) {}
 
 /**

@@ -1,6 +1,7 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { FieldProblem } from "../FieldProblem.js"
 import { WorkspaceId } from "../identity/Ids.js"
 import { ListParams } from "../Pagination.js"
 import { ToolDescription, ToolName } from "../workspace/HttpToolDefinition.js"
@@ -88,8 +89,7 @@ export class AiAgentToolInvalid extends Schema.TaggedError<AiAgentToolInvalid>()
   "AiAgentToolInvalid",
   {
     message: Schema.String,
-    /** Each problem with the dotted path of the field it concerns. */
-    problems: Schema.Array(Schema.Struct({ field: Schema.String, message: Schema.String }))
+    problems: Schema.Array(FieldProblem)
   },
   HttpApiSchema.annotations({ status: 400, description: "The tool breaks a rule that spans fields" })
 ) {}

@@ -2,14 +2,12 @@ import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
 import { WorkspaceId } from "../identity/Ids.js"
+import { Name } from "../Name.js"
 import { Revision } from "../Revision.js"
 
 /** A scripted Assistant (the seed's `/v1/agents`). */
 export const AssistantId = Schema.UUID.pipe(Schema.brand("AssistantId"))
 export type AssistantId = typeof AssistantId.Type
-
-/** A display name: trimmed, 1 to 120 characters. */
-export const Name = Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(120))
 
 /** A BCP 47 language tag such as `en` or `pt-BR`. */
 export const LanguageTag = Schema.String.pipe(

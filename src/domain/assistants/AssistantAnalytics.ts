@@ -4,6 +4,7 @@
  * sessions (on deployments) count; editors' test sessions on the draft do not.
  */
 import { Schema } from "effect"
+import { AnalyticsParams as WindowParams, analyticsWindowFields, UtcDay } from "../AnalyticsWindow.js"
 import { AssistantId } from "./Assistant.js"
 import { DeploymentId } from "./Deployment.js"
 import { FlowNodeId } from "./FlowIds.js"
@@ -12,22 +13,9 @@ import { IntentName } from "./Intent.js"
 const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
 const Ratio = Schema.Number.pipe(Schema.between(0, 1))
 
-/** A UTC calendar day, `YYYY-MM-DD`. */
-export const Day = Schema.String.pipe(
-  Schema.pattern(/^\d{4}-\d{2}-\d{2}$/),
-  Schema.annotations({ identifier: "UtcDay", description: "A UTC day, YYYY-MM-DD" })
-)
-
 /** The query: how many days back (1 to 365, default 30), optionally one deployment only. */
-export const AnalyticsParams = Schema.Struct({
-  days: Schema.optionalWith(
-    Schema.NumberFromString.pipe(
-      Schema.int(),
-      Schema.between(1, 365),
-      Schema.annotations({ description: "How many days back, today included (1 to 365)" })
-    ),
-    { default: () => 30 }
-  ),
+export const AssistantAnalyticsParams = Schema.Struct({
+  ...WindowParams.fields,
   deploymentId: Schema.optional(DeploymentId)
 })
 
@@ -42,8 +30,8 @@ export const DropOffNode = Schema.Struct({ nodeId: FlowNodeId, count: Count }).a
 })
 
 /** One day of the series. */
-export const AnalyticsDay = Schema.Struct({
-  day: Day,
+export const AssistantAnalyticsDay = Schema.Struct({
+  day: UtcDay,
   sessions: Count,
   turns: Count,
   completed: Count,
@@ -58,9 +46,7 @@ export const AnalyticsDay = Schema.Struct({
  */
 export const AssistantAnalytics = Schema.Struct({
   agentId: AssistantId,
-  days: Schema.Number.pipe(Schema.int(), Schema.between(1, 365)),
-  from: Day,
-  to: Day,
+  ...analyticsWindowFields,
   sessions: Count,
   turns: Count,
   completionRate: Ratio,
@@ -73,6 +59,6 @@ export const AssistantAnalytics = Schema.Struct({
   /** The nodes most abandoned conversations stopped at, most first (at most 20). */
   dropOffNodes: Schema.Array(DropOffNode).pipe(Schema.maxItems(20)),
   /** One entry per day, oldest first, days without sessions included. */
-  daily: Schema.Array(AnalyticsDay)
+  daily: Schema.Array(AssistantAnalyticsDay)
 }).annotations({ identifier: "AssistantAnalytics" })
 export type AssistantAnalytics = typeof AssistantAnalytics.Type

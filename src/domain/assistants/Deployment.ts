@@ -1,12 +1,12 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
-import { Context, Schema } from "effect"
-import { WebOrigin } from "../aiAgents/EmbedSettings.js"
-import { NullableDateTimeField } from "../ModelFields.js"
+import { Schema } from "effect"
+import { Actor } from "../identity/Actor.js"
 import { WorkspaceId } from "../identity/Ids.js"
+import { NullableDateTimeField } from "../ModelFields.js"
 import { ListParams } from "../Pagination.js"
 import { Revision } from "../Revision.js"
-import { Actor } from "../workspace/Actor.js"
+import { AllowedOrigins } from "../WebOrigin.js"
 import { AssistantId } from "./Assistant.js"
 import { Finding } from "./FlowFinding.js"
 import { IntentName } from "./Intent.js"
@@ -16,24 +16,9 @@ import { ParleyDocument } from "./ParleyDocument.js"
 export const DeploymentId = Schema.UUID.pipe(Schema.brand("DeploymentId"))
 export type DeploymentId = typeof DeploymentId.Type
 
-/** The caller of a public runtime route, as established from its embed token (`cdp_…`). */
-export interface EmbedCaller {
-  readonly deploymentId: DeploymentId
-  readonly agentId: AssistantId
-  readonly workspaceId: WorkspaceId
-}
-
-/** The embed caller of the current request. */
-export class CurrentEmbedCaller extends Context.Tag("parley/CurrentEmbedCaller")<CurrentEmbedCaller, EmbedCaller>() {}
-
 /** `live` serves public sessions; `revoked` (final) stops its token at once. */
 export const DeploymentStatus = Schema.Literal("live", "revoked").annotations({ identifier: "DeploymentStatus" })
 export type DeploymentStatus = typeof DeploymentStatus.Type
-
-/** A page origin allowed to use a deployment's token (checked against `Origin`), or `*` for any. */
-export const AllowedOrigin = Schema.Union(WebOrigin, Schema.Literal("*")).annotations({
-  identifier: "DeploymentAllowedOrigin"
-})
 
 /** A deployment's embed token: `cdp_` and 43 URL-safe base64 characters (256 random bits). */
 export const EmbedToken = Schema.String.pipe(
@@ -66,7 +51,8 @@ export class Deployment extends Model.Class<Deployment>("Deployment")({
   nluModelVersion: serverSet(NluModelVersion),
   /** The intents in the snapshot. */
   intents: serverSet(Schema.Array(IntentName)),
-  allowedOrigins: Schema.Array(AllowedOrigin).pipe(Schema.minItems(1), Schema.maxItems(50)),
+  /** Pages allowed to use the deployment's token (checked against `Origin`); `["*"]` allows any. */
+  allowedOrigins: AllowedOrigins,
   /** Public requests per minute one token may make (sessions and turns together). */
   rateLimitPerMinute: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 10_000)), {
     default: () => 60

@@ -11,15 +11,25 @@ import { Schema } from "effect"
 import { FlowEdgeId, FlowNodeId, RouteKey } from "./FlowIds.js"
 import { IntentName } from "./Intent.js"
 
+const routes = {
+  next: Schema.Struct({ kind: Schema.Literal("next") }),
+  answered: Schema.Struct({ kind: Schema.Literal("answered") }),
+  option: Schema.Struct({ kind: Schema.Literal("option"), option: RouteKey }),
+  intent: Schema.Struct({ kind: Schema.Literal("intent"), intent: IntentName }),
+  case: Schema.Struct({ kind: Schema.Literal("case"), case: RouteKey }),
+  fallback: Schema.Struct({ kind: Schema.Literal("fallback") }),
+  error: Schema.Struct({ kind: Schema.Literal("error") })
+}
+
 /** The outcome of its source node that an edge takes. */
 export const EdgeRoute = Schema.Union(
-  Schema.Struct({ kind: Schema.Literal("next") }),
-  Schema.Struct({ kind: Schema.Literal("answered") }),
-  Schema.Struct({ kind: Schema.Literal("option"), option: RouteKey }),
-  Schema.Struct({ kind: Schema.Literal("intent"), intent: IntentName }),
-  Schema.Struct({ kind: Schema.Literal("case"), case: RouteKey }),
-  Schema.Struct({ kind: Schema.Literal("fallback") }),
-  Schema.Struct({ kind: Schema.Literal("error") })
+  routes.next,
+  routes.answered,
+  routes.option,
+  routes.intent,
+  routes.case,
+  routes.fallback,
+  routes.error
 ).annotations({ identifier: "FlowEdgeRoute" })
 export type EdgeRoute = typeof EdgeRoute.Type
 
@@ -30,28 +40,36 @@ export type EdgeKind = typeof EdgeKind.Type
 /** The text the editor shows on an edge: 1 to 120 characters; routing never reads it. */
 export const EdgeLabel = Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(120))
 
+const exact = { parseOptions: { onExcessProperty: "error" } } as const
+
+/** An edge's own fields with each route's: one struct per route. */
+const perRoute = <F extends Schema.Struct.Fields>(fields: F) =>
+  Schema.Union(
+    Schema.Struct({ ...fields, ...routes.next.fields }),
+    Schema.Struct({ ...fields, ...routes.answered.fields }),
+    Schema.Struct({ ...fields, ...routes.option.fields }),
+    Schema.Struct({ ...fields, ...routes.intent.fields }),
+    Schema.Struct({ ...fields, ...routes.case.fields }),
+    Schema.Struct({ ...fields, ...routes.fallback.fields }),
+    Schema.Struct({ ...fields, ...routes.error.fields })
+  )
+
 /** An edge of a flow: from `source` to `target`, taking one outcome of `source`. */
-export const FlowEdge = Schema.extend(
-  Schema.Struct({
-    id: FlowEdgeId,
-    source: FlowNodeId,
-    target: FlowNodeId,
-    label: Schema.optional(EdgeLabel)
-  }),
-  EdgeRoute
-).annotations({ identifier: "FlowEdge" })
+export const FlowEdge = perRoute({
+  id: FlowEdgeId,
+  source: FlowNodeId,
+  target: FlowNodeId,
+  label: Schema.optional(EdgeLabel)
+}).annotations({ identifier: "FlowEdge" })
 export type FlowEdge = typeof FlowEdge.Type
 
 /** A new edge (`POST /flow/edges`); without an `id` the server makes one. Unknown fields are refused. */
-export const FlowEdgeCreate = Schema.extend(
-  Schema.Struct({
-    id: Schema.optional(FlowEdgeId),
-    source: FlowNodeId,
-    target: FlowNodeId,
-    label: Schema.optional(EdgeLabel)
-  }),
-  EdgeRoute
-).annotations({ identifier: "FlowEdgeCreate", parseOptions: { onExcessProperty: "error" } })
+export const FlowEdgeCreate = perRoute({
+  id: Schema.optional(FlowEdgeId),
+  source: FlowNodeId,
+  target: FlowNodeId,
+  label: Schema.optional(EdgeLabel)
+}).annotations({ identifier: "FlowEdgeCreate", ...exact })
 export type FlowEdgeCreate = typeof FlowEdgeCreate.Type
 
 /** No edge with this id exists in the Assistant's flow. */

@@ -1,7 +1,8 @@
 import { Schema } from "effect"
+import { Severity } from "../Severity.js"
+import { VariableName } from "../VariableName.js"
 import { FlowEdgeId, FlowNodeId } from "./FlowIds.js"
 import { IntentName } from "./Intent.js"
-import { VariableName } from "./Variable.js"
 
 /**
  * What the analysis can find. Graph: `missing-start`, `multiple-starts`,
@@ -41,14 +42,11 @@ export const FindingCode = Schema.Literal(
 ).annotations({ identifier: "FlowFindingCode" })
 export type FindingCode = typeof FindingCode.Type
 
-/** Errors block a deployment (422); warnings do not. */
-export const FindingSeverity = Schema.Literal("error", "warning").annotations({ identifier: "FlowFindingSeverity" })
-export type FindingSeverity = typeof FindingSeverity.Type
-
 /** One problem the analysis found, with the parts of the draft it is about. */
 export const Finding = Schema.Struct({
   code: FindingCode,
-  severity: FindingSeverity,
+  /** Errors block a deployment (422); warnings do not. */
+  severity: Severity,
   /** A sentence for people, e.g. "Node ask_email has no fallback edge". */
   message: Schema.String,
   nodeIds: Schema.Array(FlowNodeId),

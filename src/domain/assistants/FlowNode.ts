@@ -23,7 +23,9 @@ import {
 const Coordinate = Schema.Number.pipe(Schema.between(-1_000_000, 1_000_000))
 
 /** Where the editor draws a node (its top-left corner, in canvas units). */
-export const Position = Schema.Struct({ x: Coordinate, y: Coordinate }).annotations({ identifier: "FlowPosition" })
+export const Position = Schema.Struct({ x: Coordinate, y: Coordinate }).annotations({
+  identifier: "FlowPosition"
+})
 
 /** The title the editor shows on a node: 1 to 120 characters. */
 export const NodeLabel = Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(120))
@@ -38,8 +40,12 @@ const variant = <const T extends string, D extends Schema.Schema.Any>(type: T, d
     data
   }
   return {
-    node: Schema.Struct({ id: FlowNodeId, ...shared }).annotations({ identifier: name }),
-    create: Schema.Struct({ id: Schema.optional(FlowNodeId), ...shared }).annotations({ identifier: `${name}Create` }),
+    node: Schema.Struct({ id: FlowNodeId, ...shared }).annotations({
+      identifier: name
+    }),
+    create: Schema.Struct({ id: Schema.optional(FlowNodeId), ...shared }).annotations({
+      identifier: `${name}Create`
+    }),
     patch: Schema.Struct({
       type: Schema.Literal(type),
       label: Schema.optional(NodeLabel),

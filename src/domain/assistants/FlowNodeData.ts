@@ -8,12 +8,16 @@
 import { Schema } from "effect"
 import { ChannelConnectionId } from "../channels/Ids.js"
 import { JsonValue } from "../Json.js"
+import { MaxOutputTokens } from "../settings/LlmConnection.js"
+import { HttpsUrl } from "../Url.js"
+import { VariableName } from "../VariableName.js"
+import { ToolArgumentName } from "../workspace/HttpToolDefinition.js"
 import { WorkspaceToolId } from "../workspace/Ids.js"
 import { ConfidenceThreshold } from "./Assistant.js"
 import { FlowNodeId, RouteKey, SubflowId } from "./FlowIds.js"
 import { IntentName } from "./Intent.js"
 import { ButtonLabel, QuestionValidation } from "./QuestionValidation.js"
-import { FlowExpression, Template, VariableName } from "./Variable.js"
+import { FlowExpression, Template } from "./Variable.js"
 
 /** A button under a message: pressing it sends its `payload` as the next turn. */
 export const FlowButton = Schema.Struct({
@@ -29,10 +33,12 @@ export const StartData = Schema.Record({ key: Schema.String, value: Schema.Never
 /** Sends text (and optionally an image and buttons), then follows `next`. */
 export const MessageData = Schema.Struct({
   text: Template,
-  image: Schema.optional(Schema.Struct({
-    url: Schema.String.pipe(Schema.pattern(/^https:\/\/\S+$/), Schema.maxLength(2048)),
-    alt: Schema.optional(Schema.String.pipe(Schema.maxLength(300)))
-  })),
+  image: Schema.optional(
+    Schema.Struct({
+      url: HttpsUrl,
+      alt: Schema.optional(Schema.String.pipe(Schema.maxLength(300)))
+    })
+  ),
   buttons: Schema.optionalWith(Schema.Array(FlowButton).pipe(Schema.maxItems(10)), { default: () => [] }),
   /** How long the widget waits ("typing…") before showing the message. */
   delayMs: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 10_000)))
@@ -88,15 +94,9 @@ export const ConditionData = Schema.Struct({
 
 /** Sets `variable` to a literal JSON `value`, or to what `expression` computes; then `next`. */
 export const SetVariableData = Schema.Union(
-  Schema.Struct({ variable: VariableName, value: JsonValue }),
-  Schema.Struct({ variable: VariableName, expression: FlowExpression })
+  Schema.Struct({ variable: VariableName, value: JsonValue }).annotations({}),
+  Schema.Struct({ variable: VariableName, expression: FlowExpression }).annotations({})
 ).annotations({ identifier: "SetVariableNodeData" })
-
-/** An argument name of a workspace tool's input. */
-export const ToolArgumentName = Schema.String.pipe(
-  Schema.pattern(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/),
-  Schema.annotations({ identifier: "FlowToolArgumentName" })
-)
 
 /**
  * Calls a workspace tool with arguments computed by expressions, stores its
@@ -126,7 +126,8 @@ export const AiData = Schema.Struct({
   prompt: Template,
   resultVariable: VariableName,
   reply: Schema.optionalWith(Schema.Boolean, { default: () => false }),
-  maxTokens: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 4096)))
+  /** The most tokens the answer may use (at most 4,096: a chat reply). */
+  maxOutputTokens: Schema.optional(MaxOutputTokens.pipe(Schema.lessThanOrEqualTo(4096)))
 }).annotations({ identifier: "AiNodeData" })
 
 /** Where a handoff goes: the workspace's default target, or a channel connection (helpdesk, contact centre). */
@@ -149,8 +150,8 @@ export const HandoffData = Schema.Struct({
 /** Continues at another node, or at a sub-flow's entry (a go-to: nothing returns). */
 export const JumpData = Schema.Struct({
   target: Schema.Union(
-    Schema.Struct({ kind: Schema.Literal("node"), nodeId: FlowNodeId }),
-    Schema.Struct({ kind: Schema.Literal("subflow"), subflowId: SubflowId })
+    Schema.Struct({ kind: Schema.Literal("node"), nodeId: FlowNodeId }).annotations({}),
+    Schema.Struct({ kind: Schema.Literal("subflow"), subflowId: SubflowId }).annotations({})
   )
 }).annotations({ identifier: "JumpNodeData" })
 

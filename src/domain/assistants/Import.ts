@@ -6,10 +6,10 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { Actor } from "../identity/Actor.js"
 import { WorkspaceId } from "../identity/Ids.js"
 import { ListParams } from "../Pagination.js"
 import { Revision } from "../Revision.js"
-import { Actor } from "../workspace/Actor.js"
 import { AssistantId } from "./Assistant.js"
 
 /** One import. */

@@ -6,15 +6,7 @@
  */
 import { Schema } from "effect"
 import { JsonValue } from "../Json.js"
-
-/** A conversation variable: 1 to 64 of A-Z, a-z, 0-9 and `_`, not starting with a digit. */
-export const VariableName = Schema.String.pipe(
-  Schema.pattern(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, {
-    message: () => "a variable name is 1 to 64 characters of A-Z, a-z, 0-9 and '_', not starting with a digit"
-  }),
-  Schema.annotations({ identifier: "FlowVariableName", examples: ["email" as never] })
-)
-export type VariableName = typeof VariableName.Type
+import { VariableName } from "../VariableName.js"
 
 /** At most this many variables in one session's state or one start request. */
 export const MAX_VARIABLES = 200

@@ -1,6 +1,6 @@
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
-import { Name } from "../assistants/Assistant.js"
+import { Name } from "../Name.js"
 import { ListParams } from "../Pagination.js"
 import { AmazonConnectConnection, AmazonConnectCredentials, AmazonConnectSettings } from "./AmazonConnectConnection.js"
 import { ChannelTarget } from "./ChannelTarget.js"
@@ -39,15 +39,18 @@ export const ChannelConnectionJson = Schema.Union(
   VoiceGatewayConnection.json
 ).annotations({ identifier: "ChannelConnection" })
 
+/** One kind's fields, refusing unknown ones (kept when the kind is a member of a union). */
+const closed = <S extends Schema.Schema.Any>(schema: S): S => schema as S
+
 /** A new connection, exact per kind; unknown fields are refused. */
 export const ChannelConnectionCreate = Schema.Union(
-  TwilioConnection.jsonCreate,
-  ZendeskConnection.jsonCreate,
-  GenesysConnection.jsonCreate,
-  AmazonConnectConnection.jsonCreate,
-  ServiceNowConnection.jsonCreate,
-  WebhookConnection.jsonCreate,
-  VoiceGatewayConnection.jsonCreate
+  closed(TwilioConnection.jsonCreate),
+  closed(ZendeskConnection.jsonCreate),
+  closed(GenesysConnection.jsonCreate),
+  closed(AmazonConnectConnection.jsonCreate),
+  closed(ServiceNowConnection.jsonCreate),
+  closed(WebhookConnection.jsonCreate),
+  closed(VoiceGatewayConnection.jsonCreate)
 ).annotations({ identifier: "ChannelConnectionCreate", parseOptions: { onExcessProperty: "error" } })
 
 const patchOf = <K extends ChannelKind, C extends Schema.Schema.Any, S extends Schema.Schema.Any>(

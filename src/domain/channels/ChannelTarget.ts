@@ -7,7 +7,7 @@ import { Slug } from "../Slug.js"
  * immutable snapshot), or an AI agent by slug (whatever version is live).
  */
 export const ChannelTarget = Schema.Union(
-  Schema.Struct({ type: Schema.Literal("assistant-deployment"), deploymentId: DeploymentId }),
-  Schema.Struct({ type: Schema.Literal("ai-agent"), agentSlug: Slug })
+  Schema.Struct({ type: Schema.Literal("assistant-deployment"), deploymentId: DeploymentId }).annotations({}),
+  Schema.Struct({ type: Schema.Literal("ai-agent"), agentSlug: Slug }).annotations({})
 ).annotations({ identifier: "ChannelTarget" })
 export type ChannelTarget = typeof ChannelTarget.Type

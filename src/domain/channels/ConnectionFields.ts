@@ -1,9 +1,10 @@
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
-import { Name } from "../assistants/Assistant.js"
 import { WorkspaceId } from "../identity/Ids.js"
+import { Name } from "../Name.js"
+import { HttpUrl } from "../Url.js"
 import { ChannelTarget } from "./ChannelTarget.js"
-import { ChannelConnectionId, HttpUrl, WebSocketUrl } from "./Ids.js"
+import { ChannelConnectionId, WebSocketUrl } from "./Ids.js"
 
 /** `active` works; `disabled` was switched off (`enabled: false`); `error` failed its last provider call. */
 export const ChannelStatus = Schema.Literal("active", "disabled", "error").annotations({ identifier: "ChannelStatus" })

@@ -37,13 +37,6 @@ export const PhoneNumber = Schema.String.pipe(
   Schema.annotations({ identifier: "E164PhoneNumber", description: "E.164", examples: ["+14155550100" as never] })
 )
 
-/** An absolute http(s) URL. */
-export const HttpUrl = Schema.String.pipe(
-  Schema.maxLength(2048),
-  Schema.pattern(/^https?:\/\/[^\s/?#]+[^\s]*$/),
-  Schema.annotations({ identifier: "ChannelHttpUrl" })
-)
-
 /** An absolute WebSocket URL (`wss://` in production). */
 export const WebSocketUrl = Schema.String.pipe(
   Schema.maxLength(2048),

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { LanguageTag } from "../assistants/Assistant.js"
+import { HttpUrl } from "../Url.js"
 import { SecretName } from "../workspace/Ids.js"
-import { HttpUrl } from "./Ids.js"
 
 const ProviderModel = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))
 

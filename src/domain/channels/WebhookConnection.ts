@@ -1,8 +1,8 @@
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { HttpUrl } from "../Url.js"
 import { SecretName } from "../workspace/Ids.js"
 import { connectionFields } from "./ConnectionFields.js"
-import { HttpUrl } from "./Ids.js"
 
 /**
  * Where Parley posts the bot's messages, and the secret (`whsec_…`, in the

@@ -1,5 +1,6 @@
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { Email } from "../identity/Email.js"
 import { SecretName } from "../workspace/Ids.js"
 import { connectionFields } from "./ConnectionFields.js"
 
@@ -10,7 +11,7 @@ import { connectionFields } from "./ConnectionFields.js"
  */
 export const ZendeskCredentials = Schema.Struct({
   subdomain: Schema.String.pipe(Schema.pattern(/^[a-z0-9][a-z0-9-]{0,62}$/)),
-  email: Schema.String.pipe(Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/), Schema.maxLength(254)),
+  email: Email,
   apiToken: SecretName,
   webhookSigningSecret: SecretName
 }).annotations({ identifier: "ZendeskCredentials" })

@@ -3,17 +3,11 @@ import { Model } from "@effect/sql"
 import { Schema } from "effect"
 import { Role } from "../Capability.js"
 import { NullableDateTimeField } from "../ModelFields.js"
+import { Name } from "../Name.js"
 import { ApiTokenId, UserId, WorkspaceId } from "./Ids.js"
 
 /** The prefix of every workspace API token, so scanners and the middleware recognise one. */
 export const API_TOKEN_PREFIX = "pat_"
-
-/** An API token's label: trimmed, 1 to 120 characters. */
-export const ApiTokenName = Schema.Trim.pipe(
-  Schema.nonEmptyString(),
-  Schema.maxLength(120),
-  Schema.annotations({ identifier: "ApiTokenName" })
-)
 
 /**
  * A workspace automation token, used as `Authorization: Bearer pat_…` on the
@@ -23,7 +17,7 @@ export const ApiTokenName = Schema.Trim.pipe(
 export class ApiToken extends Model.Class<ApiToken>("ApiToken")({
   id: Model.Generated(ApiTokenId),
   workspaceId: Model.FieldExcept("jsonCreate", "jsonUpdate")(WorkspaceId),
-  name: ApiTokenName,
+  name: Name,
   /** The token's role; at most the creator's, and `owner` only when an owner creates it. */
   role: Role,
   /** `pat_` and the first 6 characters of the secret, e.g. `pat_x7Kq2M`: enough to recognise, useless to guess. */

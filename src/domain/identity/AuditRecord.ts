@@ -1,8 +1,11 @@
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
 import { ListParams } from "../Pagination.js"
+import { Sha256Hex } from "../Sha256Hex.js"
+import { TraceId } from "../Trace.js"
+import { ActorDisplay, AuditActor } from "./Actor.js"
 import { IpAddress, UserAgent } from "./ClientInfo.js"
-import { ApiTokenId, UserId, WorkspaceId } from "./Ids.js"
+import { WorkspaceId } from "./Ids.js"
 
 /** One entry of a workspace's audit log. */
 export const AuditRecordId = Schema.UUID.pipe(Schema.brand("AuditRecordId"))
@@ -19,26 +22,6 @@ export const AuditResourceType = Schema.String.pipe(
   Schema.pattern(/^[a-z][a-z0-9-]{0,63}$/),
   Schema.annotations({ identifier: "AuditResourceType", examples: ["api-token"] })
 )
-
-/** A SHA-256 digest in lowercase hex. */
-export const Sha256Hex = Schema.String.pipe(
-  Schema.pattern(/^[0-9a-f]{64}$/),
-  Schema.annotations({ identifier: "Sha256Hex" })
-)
-
-const Display = Schema.String.pipe(Schema.maxLength(200))
-
-/**
- * Who acted: a user (by session or password), an API token, or Parley itself
- * (a scheduled job, a cascade). `display` is the name at the time, so the log
- * reads well after the actor is gone.
- */
-export const AuditActor = Schema.Union(
-  Schema.Struct({ kind: Schema.Literal("user"), userId: UserId, display: Display }),
-  Schema.Struct({ kind: Schema.Literal("api-token"), tokenId: ApiTokenId, display: Display }),
-  Schema.Struct({ kind: Schema.Literal("system"), display: Display })
-).annotations({ identifier: "AuditActor" })
-export type AuditActor = typeof AuditActor.Type
 
 /** A JSON object of the fields a change touched; secrets are left out or masked before it is written. */
 const FieldValues = Schema.Record({ key: Schema.String, value: Schema.Unknown })
@@ -60,14 +43,17 @@ export class AuditRecord extends Model.Class<AuditRecord>("AuditRecord")({
   workspaceId: WorkspaceId,
   /** The record's position in its workspace's chain, from 1 without gaps. */
   sequence: Schema.Number.pipe(Schema.int(), Schema.positive()),
+  /** Who acted: a user (by session or password), an API token, or Parley itself. */
   actor: AuditActor,
+  /** The actor's name at the time, so the log reads well after the actor is gone. */
+  actorDisplay: ActorDisplay,
   action: AuditAction,
   resourceType: AuditResourceType,
   /** The UUID or slug of the resource, as its routes address it; null for workspace-wide actions. */
   resourceId: Schema.NullOr(Schema.String.pipe(Schema.maxLength(200))),
   summary: AuditChange,
-  /** The trace id (32 hex) of the request that made the change. */
-  traceId: Schema.NullOr(Schema.String.pipe(Schema.pattern(/^[0-9a-f]{32}$/))),
+  /** The trace id of the request that made the change. */
+  traceId: Schema.NullOr(TraceId),
   ipAddress: Schema.NullOr(IpAddress),
   userAgent: Schema.NullOr(UserAgent),
   occurredAt: Model.DateTimeInsertFromDate,

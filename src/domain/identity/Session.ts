@@ -1,8 +1,8 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
-import { IpAddress, UserAgent } from "./ClientInfo.js"
 import { DateTimeField } from "../ModelFields.js"
+import { IpAddress, UserAgent } from "./ClientInfo.js"
 import { SessionId, UserId } from "./Ids.js"
 
 /** The httpOnly cookie that carries the refresh token; it is never readable by scripts nor sent in a body. */

@@ -1,8 +1,8 @@
 import { Schema } from "effect"
+import { Name } from "../Name.js"
 import { Email } from "./Email.js"
 import { Password } from "./Password.js"
 import { DisplayName } from "./User.js"
-import { WorkspaceName } from "./Workspace.js"
 
 /**
  * A new account. Signup also creates the user's personal workspace (they
@@ -14,6 +14,6 @@ export const SignupRequest = Schema.Struct({
   /** Defaults to the part of the email before the `@`. */
   displayName: Schema.optional(DisplayName),
   /** The personal workspace's name; defaults to "<displayName>'s workspace". */
-  workspaceName: Schema.optional(WorkspaceName)
+  workspaceName: Schema.optional(Name)
 }).annotations({ identifier: "SignupRequest", parseOptions: { onExcessProperty: "error" } })
 export type SignupRequest = typeof SignupRequest.Type

@@ -2,15 +2,9 @@ import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
 import { Role } from "../Capability.js"
+import { Name } from "../Name.js"
 import { Slug } from "../Slug.js"
 import { WorkspaceId } from "./Ids.js"
-
-/** A workspace's display name: trimmed, 1 to 120 characters. */
-export const WorkspaceName = Schema.Trim.pipe(
-  Schema.nonEmptyString(),
-  Schema.maxLength(120),
-  Schema.annotations({ identifier: "WorkspaceName" })
-)
 
 /**
  * A workspace: the unit of ownership, membership and billing. Its slug is
@@ -19,7 +13,7 @@ export const WorkspaceName = Schema.Trim.pipe(
  */
 export class Workspace extends Model.Class<Workspace>("Workspace")({
   id: Model.Generated(WorkspaceId),
-  name: WorkspaceName,
+  name: Name,
   slug: Slug,
   createdAt: Model.DateTimeInsertFromDate,
   updatedAt: Model.DateTimeUpdateFromDate

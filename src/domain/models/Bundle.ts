@@ -1,6 +1,7 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { Name } from "../assistants/Assistant.js"
+import { Name } from "../Name.js"
+import { Sha256Hex } from "../Sha256Hex.js"
 import { ClassifierHyperparameters } from "./Hyperparameters.js"
 import { BaseModelRef, Count, ModelDatasetId, ModelDeploymentId, ModelLabel, TrainedModelId } from "./Ids.js"
 import { ModelMetrics } from "./Metrics.js"
@@ -12,7 +13,7 @@ export const BUNDLE_CONTENT_TYPE = "application/zip"
 /** A file of a bundle, with its digest so a reader can check it. */
 export const BundleFile = Schema.Struct({
   path: Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/)),
-  sha256: Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/)),
+  sha256: Sha256Hex,
   sizeBytes: Count
 }).annotations({ identifier: "BundleFile" })
 

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import { LanguageTag, Name } from "../assistants/Assistant.js"
+import { LanguageTag } from "../assistants/Assistant.js"
+import { Name } from "../Name.js"
 import { LlmProvider } from "../settings/LlmConnection.js"
 import { ClassifierHyperparameters, FineTuneHyperparameters } from "./Hyperparameters.js"
 import { BaseModelRef, Count } from "./Ids.js"

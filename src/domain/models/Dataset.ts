@@ -1,9 +1,10 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
-import { Name } from "../assistants/Assistant.js"
 import { WorkspaceId } from "../identity/Ids.js"
+import { Name } from "../Name.js"
 import { ListParams } from "../Pagination.js"
+import { Sha256Hex } from "../Sha256Hex.js"
 import { Count, ModelDatasetId, ModelLabel } from "./Ids.js"
 import { DatasetKind } from "./ModelKind.js"
 
@@ -65,7 +66,7 @@ export class ModelDataset extends Model.Class<ModelDataset>("ModelDataset")({
   description: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(2000)), { default: () => "" }),
   content: Model.FieldOnly("jsonCreate", "insert")(DatasetContent),
   /** SHA-256 of the content (hex): identifies the exact data a model was trained on. */
-  sha256: Model.FieldExcept("jsonCreate", "jsonUpdate")(Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/))),
+  sha256: Model.FieldExcept("jsonCreate", "jsonUpdate")(Sha256Hex),
   sizeBytes: Model.FieldExcept("jsonCreate", "jsonUpdate")(Count),
   report: Model.FieldExcept("jsonCreate", "jsonUpdate")(DatasetReport),
   createdAt: Model.DateTimeInsertFromDate,

@@ -9,7 +9,7 @@ import { ModelDatasetId, TrainedModelId } from "./Ids.js"
  */
 export const EvaluateRequest = Schema.Union(
   Schema.Struct({ source: Schema.Literal("held-out") }),
-  Schema.Struct({ source: Schema.Literal("dataset"), datasetId: ModelDatasetId })
+  Schema.Struct({ source: Schema.Literal("dataset"), datasetId: ModelDatasetId }).annotations({})
 ).annotations({ identifier: "EvaluateRequest", parseOptions: { onExcessProperty: "error" } })
 export type EvaluateRequest = typeof EvaluateRequest.Type
 

@@ -30,7 +30,10 @@ const agentBinding = {
  * an AI agent (by slug) as its guardrail classifier or router. The body of
  * `attach` and `detach`; unknown fields are refused.
  */
-export const ModelBinding = Schema.Union(Schema.Struct(assistantBinding), Schema.Struct(agentBinding)).annotations({
+export const ModelBinding = Schema.Union(
+  Schema.Struct(assistantBinding),
+  Schema.Struct(agentBinding)
+).annotations({
   identifier: "ModelBinding",
   parseOptions: { onExcessProperty: "error" }
 })

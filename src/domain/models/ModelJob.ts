@@ -1,9 +1,9 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
-import { Name } from "../assistants/Assistant.js"
-import { NullableDateTimeField } from "../ModelFields.js"
 import { WorkspaceId } from "../identity/Ids.js"
+import { NullableDateTimeField } from "../ModelFields.js"
+import { Name } from "../Name.js"
 import { ListParams } from "../Pagination.js"
 import { FineTuningProvider } from "./Catalog.js"
 import {
@@ -111,7 +111,10 @@ export const ModelJobJson = Schema.Union(ClassifierTrainingJob.json, FineTuneJob
 })
 
 /** A training request, exact per kind (classifier or fine-tune); unknown fields are refused. */
-export const ModelJobCreate = Schema.Union(ClassifierTrainingJob.jsonCreate, FineTuneJob.jsonCreate).annotations({
+export const ModelJobCreate = Schema.Union(
+  ClassifierTrainingJob.jsonCreate,
+  FineTuneJob.jsonCreate
+).annotations({
   identifier: "ModelJobCreate",
   parseOptions: { onExcessProperty: "error" }
 })

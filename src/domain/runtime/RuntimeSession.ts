@@ -13,10 +13,10 @@ import { AssistantId, LanguageTag } from "../assistants/Assistant.js"
 import { DeploymentId } from "../assistants/Deployment.js"
 import { FlowNodeId } from "../assistants/FlowIds.js"
 import { Variables } from "../assistants/Variable.js"
-import { NullableDateTimeField } from "../ModelFields.js"
+import { Actor } from "../identity/Actor.js"
 import { WorkspaceId } from "../identity/Ids.js"
+import { NullableDateTimeField } from "../ModelFields.js"
 import { Revision } from "../Revision.js"
-import { Actor } from "../workspace/Actor.js"
 
 /** A runtime session (the seed's `/runtime/sessions/{id}`). */
 export const RuntimeSessionId = Schema.UUID.pipe(Schema.brand("RuntimeSessionId"))

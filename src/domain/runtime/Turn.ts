@@ -8,8 +8,8 @@
 import { Schema } from "effect"
 import { FlowNodeId } from "../assistants/FlowIds.js"
 import { IntentName } from "../assistants/Intent.js"
-import { TraceId } from "../Trace.js"
 import { JsonValue } from "../Json.js"
+import { TraceId } from "../Trace.js"
 import { BotMessage } from "./BotMessage.js"
 import { RuntimeSessionId, SessionState, SessionStatus } from "./RuntimeSession.js"
 

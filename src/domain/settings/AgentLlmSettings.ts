@@ -1,7 +1,7 @@
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { Actor } from "../identity/Actor.js"
 import { WorkspaceId } from "../identity/Ids.js"
-import { Actor } from "../workspace/Actor.js"
 import { LlmConnection } from "./LlmConnection.js"
 
 /**

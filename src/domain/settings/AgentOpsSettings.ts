@@ -1,9 +1,10 @@
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
 import { ChannelConnectionId } from "../channels/Ids.js"
+import { Actor } from "../identity/Actor.js"
 import { Email } from "../identity/Email.js"
 import { WorkspaceId } from "../identity/Ids.js"
-import { Actor } from "../workspace/Actor.js"
+import { HttpsUrl } from "../Url.js"
 import { SecretName } from "../workspace/Ids.js"
 
 const Days = Schema.Number.pipe(Schema.int(), Schema.between(1, 3650))
@@ -55,7 +56,7 @@ export const AgentHandoffTarget = Schema.Union(
   }),
   Schema.Struct({
     kind: Schema.Literal("webhook"),
-    url: Schema.String.pipe(Schema.maxLength(2048), Schema.pattern(/^https:\/\/[^\s@/?#]+(\/[^\s]*)?$/)),
+    url: HttpsUrl,
     signingSecret: SecretName
   })
 ).annotations({ identifier: "AgentHandoffTarget" })

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { HttpUrl } from "../Url.js"
 import { SecretName } from "../workspace/Ids.js"
 
 /** An LLM provider Parley can call; `offline` is the deterministic, scriptable provider used without a network. */
@@ -11,14 +12,21 @@ export const LlmModelName = Schema.String.pipe(
   Schema.annotations({ identifier: "LlmModelName", examples: ["gpt-4.1-mini" as never] })
 )
 
+/**
+ * A language model by provider and name (`openai` / `gpt-4.1-mini`), reached
+ * through the workspace's connection for that provider.
+ */
+export const LlmModelRef = Schema.Struct({
+  provider: LlmProvider,
+  model: LlmModelName
+}).annotations({ identifier: "LlmModelRef" })
+export type LlmModelRef = typeof LlmModelRef.Type
+
 /** The base URL of a provider's API: http(s), without credentials (they come from the vault). */
-export const LlmBaseUrl = Schema.String.pipe(
-  Schema.maxLength(2048),
-  Schema.pattern(/^https?:\/\/[^\s@/?#]+(\/[^\s]*)?$/, {
-    message: () => "an http(s) URL without credentials"
-  }),
-  Schema.annotations({ identifier: "LlmBaseUrl", examples: ["https://llm.internal.example.com/v1" as never] })
-)
+export const LlmBaseUrl = HttpUrl.annotations({
+  identifier: "LlmBaseUrl",
+  examples: ["https://llm.internal.example.com/v1" as never]
+})
 
 /** The sampling temperature, 0 to 2. */
 export const Temperature = Schema.Number.pipe(Schema.between(0, 2))

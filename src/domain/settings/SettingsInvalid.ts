@@ -1,11 +1,6 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-
-/** One broken rule of a settings write, with the dotted path of the field it concerns. */
-export const SettingsProblem = Schema.Struct({
-  field: Schema.String,
-  message: Schema.String
-}).annotations({ identifier: "SettingsProblem" })
+import { FieldProblem } from "../FieldProblem.js"
 
 /**
  * Workspace settings that pass their schema but break a rule across fields
@@ -14,6 +9,6 @@ export const SettingsProblem = Schema.Struct({
  */
 export class SettingsInvalid extends Schema.TaggedError<SettingsInvalid>()(
   "SettingsInvalid",
-  { problems: Schema.Array(SettingsProblem), message: Schema.String },
+  { problems: Schema.Array(FieldProblem), message: Schema.String },
   HttpApiSchema.annotations({ status: 400 })
 ) {}

@@ -7,10 +7,10 @@
  */
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
+import { JsonValue } from "../Json.js"
 import { Slug } from "../Slug.js"
 import { Chain, SecretHint } from "./Chain.js"
 import { ChainRunId } from "./Ids.js"
-import { JsonValue } from "../Json.js"
 import { EventType } from "./TriggerData.js"
 
 /** A Standard Webhooks signing secret: `whsec_` and base64 of 24 to 64 random bytes. Shown once. */

@@ -2,15 +2,16 @@ import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
 import { IdempotencyKey } from "../Idempotency.js"
+import { Actor } from "../identity/Actor.js"
+import { WorkspaceId } from "../identity/Ids.js"
+import { JsonValue } from "../Json.js"
 import { NullableDateTimeField } from "../ModelFields.js"
-import { UserId, WorkspaceId } from "../identity/Ids.js"
 import { ListParams } from "../Pagination.js"
 import { Revision } from "../Revision.js"
 import { Slug } from "../Slug.js"
-import { ChainRunStep } from "./ChainRunStep.js"
 import { TraceId } from "../Trace.js"
+import { ChainRunStep } from "./ChainRunStep.js"
 import { ChainId, ChainRunId, WorkflowNodeId } from "./Ids.js"
-import { JsonValue } from "../Json.js"
 import { RunFailure } from "./NodeTrace.js"
 import { PendingWait } from "./PendingWait.js"
 import { EventType } from "./TriggerData.js"
@@ -49,8 +50,8 @@ export class ChainRun extends Model.Class<ChainRun>("ChainRun")({
   error: Schema.NullOr(RunFailure),
   /** What `/resume` must supply; empty unless `paused`. */
   waitingFor: Schema.Array(PendingWait),
-  /** The user who started it; null for API tokens and public ingress. */
-  startedBy: Schema.NullOr(UserId),
+  /** Who started it (`run` or the authenticated `ingress`); null for public ingress. */
+  startedBy: Schema.NullOr(Actor),
   /** The trace of the run's root span. */
   traceId: Schema.NullOr(TraceId),
   createdAt: Model.DateTimeInsertFromDate,
@@ -64,11 +65,6 @@ export const ChainRunDetail = Schema.Struct({
   ...ChainRun.json.fields,
   steps: Schema.Array(ChainRunStep.json)
 }).annotations({ identifier: "ChainRunDetail" })
-
-/** The headers of a run start or a resume: an idempotency key, scoped to the chain, so a retry acts once. */
-export const ChainRunHeaders = Schema.Struct({
-  "idempotency-key": Schema.optional(IdempotencyKey)
-})
 
 /** The body of `POST /workflow-chains/{slug}/run`: the run's input (`{}` when absent); unknown fields are refused. */
 export const ChainRunRequest = Schema.Struct({

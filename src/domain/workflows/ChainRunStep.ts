@@ -1,8 +1,8 @@
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { JsonValue } from "../Json.js"
 import { NullableDateTimeField } from "../ModelFields.js"
 import { ChainRunId, ChainStepId, WorkflowId, WorkflowVersionNumber } from "./Ids.js"
-import { JsonValue } from "../Json.js"
 import { RunFailure } from "./NodeTrace.js"
 
 /** How one attempt of a step stands: `paused` on a wait, `skipped` when its condition did not hold. */

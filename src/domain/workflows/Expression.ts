@@ -11,6 +11,7 @@
  * `{ "input", "event", "steps": { <step id>: <output> }, "previous" }`.
  */
 import { Schema } from "effect"
+import { ToolArgumentName } from "../workspace/HttpToolDefinition.js"
 
 /** A JSONata expression, 1 to 10,000 characters; checked for syntax and types by validate-publish. */
 export const JsonataExpression = Schema.String.pipe(
@@ -33,14 +34,6 @@ export const Template = Schema.String.pipe(
   })
 )
 
-/** The name of a workflow variable, read in expressions as `vars.<name>`. */
-export const VariableName = Schema.String.pipe(
-  Schema.pattern(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, {
-    message: () => "a variable name is 1 to 64 characters of A-Z, a-z, 0-9 and '_', not starting with a digit"
-  }),
-  Schema.annotations({ identifier: "WorkflowVariableName" })
-)
-
 /**
  * The named exit of a node that an edge leaves from: `true`/`false` (condition),
  * a case name or `default` (switch), `body`/`done` (loop), `approved`/`rejected`
@@ -51,14 +44,8 @@ export const HandleName = Schema.String.pipe(
   Schema.annotations({ identifier: "WorkflowHandleName" })
 )
 
-/** The name of an argument in an input mapping: a tool's input property, an agent's context key. */
-export const ArgumentName = Schema.String.pipe(
-  Schema.pattern(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/),
-  Schema.annotations({ identifier: "WorkflowArgumentName" })
-)
-
 /** Arguments computed from the run's state: each argument name maps to a JSONata expression (at most 100). */
-export const InputMapping = Schema.Record({ key: ArgumentName, value: JsonataExpression }).pipe(
+export const InputMapping = Schema.Record({ key: ToolArgumentName, value: JsonataExpression }).pipe(
   Schema.filter((mapping) => Object.keys(mapping).length <= 100 || "an input mapping has at most 100 arguments"),
   Schema.annotations({
     identifier: "InputMapping",

@@ -47,4 +47,3 @@ export type ChainStepId = typeof ChainStepId.Type
 /** One run of a chain (the seed's `{run_id}`): a durable workflow on the cluster. */
 export const ChainRunId = Schema.UUID.pipe(Schema.brand("ChainRunId"))
 export type ChainRunId = typeof ChainRunId.Type
-

@@ -4,17 +4,13 @@
  * variable (`vars.<outputVariable>`) and is also its output in `nodes.<id>`.
  */
 import { Schema } from "effect"
-import { Slug } from "../Slug.js"
-import { WorkspaceToolId } from "../workspace/Ids.js"
-import { HandleName, InputMapping, JsonataExpression, Template, VariableName } from "./Expression.js"
 import { JsonSchemaDocument } from "../Json.js"
+import { LlmModelRef, MaxOutputTokens, Temperature } from "../settings/LlmConnection.js"
+import { Slug } from "../Slug.js"
+import { VariableName } from "../VariableName.js"
+import { WorkspaceToolId } from "../workspace/Ids.js"
+import { HandleName, InputMapping, JsonataExpression, Template } from "./Expression.js"
 import { WaitSeconds } from "./WaitData.js"
-
-/** A language model by provider and name, e.g. `openai` / `gpt-4o-mini`. */
-export const ModelRef = Schema.Struct({
-  provider: Schema.String.pipe(Schema.pattern(/^[a-z0-9][a-z0-9-]{0,39}$/)),
-  model: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
-}).annotations({ identifier: "WorkflowModelRef" })
 
 /** What a node that calls out does when the call fails: fail the run, or leave by its `error` handle. */
 export const OnError = Schema.Literal("fail", "route")
@@ -28,11 +24,11 @@ const callsOut = {
 /** Calls a language model with a prompt; JSON output when `outputSchema` is given, text otherwise. */
 export const LlmData = Schema.Struct({
   /** Absent: the workspace default (the agent-llm settings). */
-  model: Schema.optional(ModelRef),
+  model: Schema.optional(LlmModelRef),
   system: Schema.optional(Template),
   prompt: Template.pipe(Schema.minLength(1)),
-  temperature: Schema.optional(Schema.Number.pipe(Schema.between(0, 2))),
-  maxTokens: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 200_000))),
+  temperature: Schema.optional(Temperature),
+  maxOutputTokens: Schema.optional(MaxOutputTokens),
   outputVariable: VariableName,
   outputSchema: Schema.optional(JsonSchemaDocument),
   ...callsOut
@@ -109,17 +105,21 @@ export const TransformData = Schema.Struct({
   outputVariable: VariableName
 }).annotations({ identifier: "WorkflowTransformData" })
 
+/** How an `input` node reads the user's message: as text, a number, a yes/no, or a JSON payload. */
+export const InputExpectation = Schema.Literal("text", "number", "boolean", "json").annotations({
+  identifier: "WorkflowInputExpectation"
+})
+
 /** Sends an optional prompt and waits for the user's next message (conversational workflows). */
 export const InputData = Schema.Struct({
   prompt: Schema.optional(Template),
   variable: VariableName,
-  /** How the message is read: as text, a number, a yes/no, or a JSON payload. */
-  expect: Schema.optionalWith(Schema.Literal("text", "number", "boolean", "json"), { default: () => "text" as const }),
+  expect: Schema.optionalWith(InputExpectation, { default: () => "text" as const }),
   timeoutSeconds: Schema.optional(WaitSeconds)
 }).annotations({ identifier: "WorkflowInputData" })
 
 /** Emits an output: a text message from a template, or a JSON value from an expression. */
 export const OutputData = Schema.Union(
-  Schema.Struct({ format: Schema.Literal("text"), template: Template.pipe(Schema.minLength(1)) }),
-  Schema.Struct({ format: Schema.Literal("json"), expression: JsonataExpression })
+  Schema.Struct({ format: Schema.Literal("text"), template: Template.pipe(Schema.minLength(1)) }).annotations({}),
+  Schema.Struct({ format: Schema.Literal("json"), expression: JsonataExpression }).annotations({})
 ).annotations({ identifier: "WorkflowOutputData" })

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { ChainStepId, WorkflowNodeId } from "./Ids.js"
 import { JsonValue } from "../Json.js"
+import { ChainStepId, WorkflowNodeId } from "./Ids.js"
 import { WorkflowNodeType } from "./WorkflowNode.js"
 
 /** How one execution of a node ended: `waiting` for an input node or a wait that paused the run. */

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { ChainStepId, WorkflowNodeId } from "./Ids.js"
+import { InputExpectation } from "./NodeData.js"
 import { EventType } from "./TriggerData.js"
 
 /**
@@ -15,7 +16,7 @@ export const PendingWait = Schema.Struct({
   /** The rendered prompt of the input or approval node. */
   prompt: Schema.optional(Schema.String),
   /** How an input node reads the message. */
-  expect: Schema.optional(Schema.Literal("text", "number", "boolean", "json")),
+  expect: Schema.optional(InputExpectation),
   /** The event that ends an event wait. */
   event: Schema.optional(EventType),
   /** When the wait gives up, if it has a time-out. */

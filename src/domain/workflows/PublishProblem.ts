@@ -1,11 +1,8 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { Revision } from "../Revision.js"
+import { Severity } from "../Severity.js"
 import { WorkflowEdgeId, WorkflowId, WorkflowNodeId } from "./Ids.js"
-
-/** An `error` blocks publishing; a `warning` is reported and does not. */
-export const ProblemSeverity = Schema.Literal("error", "warning")
-export type ProblemSeverity = typeof ProblemSeverity.Type
 
 /** What validate-publish checks, grouped as shape, reachability, expressions and references. */
 export const ProblemCode = Schema.Literal(
@@ -40,7 +37,7 @@ export type ProblemCode = typeof ProblemCode.Type
 
 /** One finding of validate-publish, located at a node or an edge when it has a place. */
 export const PublishProblem = Schema.Struct({
-  severity: ProblemSeverity,
+  severity: Severity,
   code: ProblemCode,
   message: Schema.String,
   nodeId: Schema.optional(WorkflowNodeId),

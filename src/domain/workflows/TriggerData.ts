@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { VariableName } from "./Expression.js"
 import { JsonValue } from "../Json.js"
+import { VariableName } from "../VariableName.js"
 
 /** The JSON type of a declared input variable, used to type-check the expressions that read it. */
 export const InputVariableType = Schema.Literal("string", "number", "boolean", "object", "array")
@@ -49,7 +49,7 @@ export const EventType = Schema.String.pipe(
  * `chain` (as a step of a chain, its input from the step's input mapping).
  */
 export const TriggerData = Schema.Union(
-  Schema.Struct({ kind: Schema.Literal("manual"), ...inputs }),
+  Schema.Struct({ kind: Schema.Literal("manual"), ...inputs }).annotations({}),
   Schema.Struct({
     kind: Schema.Literal("webhook"),
     eventTypes: Schema.optionalWith(Schema.Array(EventType).pipe(Schema.maxItems(50)), { default: () => [] }),
@@ -61,6 +61,6 @@ export const TriggerData = Schema.Union(
     timezone: Schema.optionalWith(TimeZone, { default: () => "UTC" }),
     ...inputs
   }),
-  Schema.Struct({ kind: Schema.Literal("chain"), ...inputs })
+  Schema.Struct({ kind: Schema.Literal("chain"), ...inputs }).annotations({})
 ).annotations({ identifier: "WorkflowTriggerData" })
 export type TriggerData = typeof TriggerData.Type

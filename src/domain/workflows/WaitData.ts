@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import { Template, VariableName } from "./Expression.js"
+import { VariableName } from "../VariableName.js"
+import { Template } from "./Expression.js"
 import { EventType } from "./TriggerData.js"
 
 /** The longest a `wait` node may wait: 30 days, in seconds. */

@@ -1,11 +1,12 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { Actor } from "../identity/Actor.js"
+import { WorkspaceId } from "../identity/Ids.js"
+import { JsonObject } from "../Json.js"
 import { NullableDateTimeField } from "../ModelFields.js"
-import { UserId, WorkspaceId } from "../identity/Ids.js"
 import { Revision } from "../Revision.js"
 import { WorkflowId, WorkflowSimSessionId } from "./Ids.js"
-import { JsonObject } from "../Json.js"
 
 /**
  * Where a simulator session stands after its last turn: still `running` (a turn
@@ -30,8 +31,8 @@ export class WorkflowSimSession extends Model.Class<WorkflowSimSession>("Workflo
   turnCount: Schema.Number.pipe(Schema.int(), Schema.nonNegative()),
   /** The input the session started with. */
   input: JsonObject,
-  /** The user who started it; null when an API token did. */
-  startedBy: Schema.NullOr(UserId),
+  /** Who started it: a member or an API token. */
+  startedBy: Actor,
   startedAt: Model.DateTimeInsertFromDate,
   updatedAt: Model.DateTimeUpdateFromDate,
   /** When it completed or failed; null while it can take turns. */

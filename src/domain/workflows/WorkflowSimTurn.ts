@@ -1,7 +1,7 @@
 import { Schema } from "effect"
+import { JsonObject, JsonValue } from "../Json.js"
 import { TraceId } from "../Trace.js"
 import { WorkflowNodeId, WorkflowSimSessionId } from "./Ids.js"
-import { JsonObject, JsonValue } from "../Json.js"
 import { NodeTrace, RunFailure } from "./NodeTrace.js"
 import { PendingWait } from "./PendingWait.js"
 import { WorkflowSimSession, WorkflowSimStatus } from "./WorkflowSimSession.js"
@@ -19,7 +19,7 @@ export type WorkflowOutput = typeof WorkflowOutput.Type
  * data). Exactly one of the two; unknown fields are refused.
  */
 export const WorkflowSimTurnRequest = Schema.Union(
-  Schema.Struct({ text: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4000)) }),
+  Schema.Struct({ text: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4000)) }).annotations({}),
   Schema.Struct({ payload: JsonValue })
 ).annotations({ identifier: "WorkflowSimTurnRequest", parseOptions: { onExcessProperty: "error" } })
 export type WorkflowSimTurnRequest = typeof WorkflowSimTurnRequest.Type

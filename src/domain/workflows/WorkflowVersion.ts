@@ -1,7 +1,7 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
-import { UserId } from "../identity/Ids.js"
+import { Actor } from "../identity/Actor.js"
 import { Revision } from "../Revision.js"
 import { WorkflowId, WorkflowVersionNumber } from "./Ids.js"
 import { WorkflowGraph } from "./WorkflowGraph.js"
@@ -17,8 +17,8 @@ export class WorkflowVersion extends Model.Class<WorkflowVersion>("WorkflowVersi
   revision: Revision,
   /** The publisher's release note. */
   note: Note,
-  /** The user who published it; null when an API token did. */
-  publishedBy: Schema.NullOr(UserId),
+  /** Who published it: a member or an API token. */
+  publishedBy: Actor,
   publishedAt: Model.DateTimeInsertFromDate
 }) {}
 

@@ -1,8 +1,11 @@
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { Actor } from "../identity/Actor.js"
+import { UserAgent } from "../identity/ClientInfo.js"
 import { WorkspaceId } from "../identity/Ids.js"
+import { Sha256Hex } from "../Sha256Hex.js"
 import { TraceId } from "../Trace.js"
-import { Actor } from "./Actor.js"
+import { HttpUrl } from "../Url.js"
 import { ErrorReportId } from "./Ids.js"
 
 const Text = (maxLength: number) => Schema.String.pipe(Schema.maxLength(maxLength))
@@ -31,7 +34,7 @@ export class ErrorReport extends Model.Class<ErrorReport>("ErrorReport")({
    * Hex SHA-256 of the error's name, its message with numbers and ids blanked,
    * the top stack frame and the route: equal for repeats of one error.
    */
-  fingerprint: Model.FieldExcept("jsonCreate", "jsonUpdate")(Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/))),
+  fingerprint: Model.FieldExcept("jsonCreate", "jsonUpdate")(Sha256Hex),
   severity: Schema.optionalWith(Schema.Literal("fatal", "error", "warning"), { default: () => "error" }),
   /** The error's class or code, e.g. `TypeError` or `AssistantNotFound`. */
   errorName: Nullable(Text(200)),
@@ -46,8 +49,8 @@ export class ErrorReport extends Model.Class<ErrorReport>("ErrorReport")({
   /** The Assistant id or AI-agent slug in play, if any. */
   bot: Nullable(Text(200)),
   /** The page the UI was on. */
-  url: Nullable(Schema.String.pipe(Schema.maxLength(2048), Schema.pattern(/^https?:\/\/\S+$/))),
-  userAgent: Nullable(Text(512)),
+  url: Nullable(HttpUrl),
+  userAgent: Nullable(UserAgent),
   appVersion: Nullable(Text(64)),
   context: Schema.optionalWith(ErrorContext, { default: () => ({}) }),
   createdAt: Model.DateTimeInsertFromDate
@@ -62,7 +65,7 @@ export const ErrorReportSubmission = ErrorReport.jsonCreate.annotations({
 /** The report was stored; how often its error has been seen in the workspace, this report included. */
 export const ErrorReportAccepted = Schema.Struct({
   reportId: ErrorReportId,
-  fingerprint: Schema.String,
+  fingerprint: Sha256Hex,
   occurrences: Schema.Number.pipe(Schema.int(), Schema.positive()),
   firstSeenAt: Schema.DateTimeUtc,
   lastSeenAt: Schema.DateTimeUtc

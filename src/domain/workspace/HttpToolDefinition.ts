@@ -18,6 +18,15 @@ export const ToolName = Schema.String.pipe(
   Schema.annotations({ identifier: "ToolName", examples: ["get_weather" as never] })
 )
 
+/**
+ * The name of an argument a tool receives (a property of its input schema)
+ * or, in a workflow's input mapping, a context key of an AI agent.
+ */
+export const ToolArgumentName = Schema.String.pipe(
+  Schema.pattern(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/),
+  Schema.annotations({ identifier: "ToolArgumentName" })
+)
+
 /** What the tool does, written for the model that decides when to call it: 1 to 2000 characters. */
 export const ToolDescription = Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(2000))
 
@@ -71,7 +80,9 @@ export const UrlTemplate = Template(2048).pipe(
 )
 
 /** A literal value (a template) sent as is. */
-export const LiteralParam = Schema.Struct({ value: Template(4096) }).annotations({ identifier: "LiteralParam" })
+export const LiteralParam = Schema.Struct({ value: Template(4096) }).annotations({
+  identifier: "LiteralParam"
+})
 
 /** A value taken from the vault by name, with an optional prefix such as `Bearer `; never returned. */
 export const SecretParam = Schema.Struct({

@@ -1,6 +1,7 @@
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
 import { Email } from "../identity/Email.js"
+import { HttpUrl } from "../Url.js"
 import { LeadId } from "./Ids.js"
 
 /** What a visitor asks for: a product demo, or a conversation with sales. */
@@ -8,8 +9,6 @@ export const LeadKind = Schema.Literal("demo", "contact-sales")
 export type LeadKind = typeof LeadKind.Type
 
 const Text = (maxLength: number) => Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(maxLength))
-
-const Url = Schema.String.pipe(Schema.maxLength(2048), Schema.pattern(/^https?:\/\/\S+$/))
 
 /** A phone number as typed: digits, spaces and `+ ( ) - .`, 6 to 32 characters. */
 export const PhoneNumber = Schema.Trim.pipe(
@@ -43,9 +42,9 @@ export class Lead extends Model.Class<Lead>("Lead")({
   marketingOptIn: Schema.optionalWith(Schema.Boolean, { default: () => false }),
   utm: Schema.optionalWith(Schema.NullOr(UtmFields), { default: () => null }),
   /** The page that referred the visitor to the form. */
-  referrer: Schema.optionalWith(Schema.NullOr(Url), { default: () => null }),
+  referrer: Schema.optionalWith(Schema.NullOr(HttpUrl), { default: () => null }),
   /** The page the form was sent from. */
-  pageUrl: Schema.optionalWith(Schema.NullOr(Url), { default: () => null }),
+  pageUrl: Schema.optionalWith(Schema.NullOr(HttpUrl), { default: () => null }),
   createdAt: Model.DateTimeInsertFromDate
 }) {}
 

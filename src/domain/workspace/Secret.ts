@@ -1,9 +1,9 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { Actor } from "../identity/Actor.js"
 import { WorkspaceId } from "../identity/Ids.js"
 import { ListParams } from "../Pagination.js"
-import { Actor } from "./Actor.js"
 import { SecretId, SecretName } from "./Ids.js"
 import { ResourceRef } from "./ResourceRef.js"
 

@@ -1,6 +1,6 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { LlmProvider } from "../settings/LlmConnection.js"
+import { LlmModelName, LlmProvider } from "../settings/LlmConnection.js"
 import { PlanRef } from "./BillingStatus.js"
 
 const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
@@ -50,7 +50,7 @@ export const UsageBucket = Schema.Struct({
 /** AI tokens and cost of one provider and model over the whole range. */
 export const AiModelUsage = Schema.Struct({
   provider: LlmProvider,
-  model: Schema.String.pipe(Schema.maxLength(200)),
+  model: LlmModelName,
   tokensIn: Count,
   tokensOut: Count,
   costUsd: Amount

@@ -1,9 +1,10 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { FieldProblem } from "../FieldProblem.js"
+import { Actor } from "../identity/Actor.js"
 import { WorkspaceId } from "../identity/Ids.js"
 import { ListParams } from "../Pagination.js"
-import { Actor } from "./Actor.js"
 import {
   AllowedDomain,
   HttpMethod,
@@ -87,8 +88,7 @@ export class WorkspaceToolInvalid extends Schema.TaggedError<WorkspaceToolInvali
   "WorkspaceToolInvalid",
   {
     message: Schema.String,
-    /** Each problem with the dotted path of the field it concerns. */
-    problems: Schema.Array(Schema.Struct({ field: Schema.String, message: Schema.String }))
+    problems: Schema.Array(FieldProblem)
   },
   HttpApiSchema.annotations({ status: 400 })
 ) {}

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { AiAgentNotFound } from "../../domain/aiAgents/AiAgent.js"
-import { AiAgentAnalytics, AnalyticsParams } from "../../domain/aiAgents/AiAgentAnalytics.js"
+import { AiAgentAnalytics } from "../../domain/aiAgents/AiAgentAnalytics.js"
 import {
   AiAgentConversation,
   AiAgentConversationNotFound,
@@ -8,6 +8,7 @@ import {
 } from "../../domain/aiAgents/Conversation.js"
 import { AiAgentConversationDetail } from "../../domain/aiAgents/ConversationMessage.js"
 import { AiAgentConversationId } from "../../domain/aiAgents/Ids.js"
+import { AnalyticsParams } from "../../domain/AnalyticsWindow.js"
 import { Page } from "../../domain/Pagination.js"
 import { Slug } from "../../domain/Slug.js"
 import { Authentication } from "../middleware/Authentication.js"

@@ -34,7 +34,9 @@ const tools = collectionEndpoints({
   create: AiAgentToolCreate,
   patch: AiAgentToolPatch,
   patchById: AiAgentToolPatchById,
-  notFound: AiAgentToolNotFound
+  notFound: AiAgentToolNotFound,
+  // A tool can send a vault secret to a host of its choosing: as sensitive as a workspace tool.
+  writeAccess: "tool.write"
 })
 
 const slug = HttpApiSchema.param("slug", Slug)
@@ -90,7 +92,7 @@ export class AiAgentToolsApi extends HttpApiGroup.make("aiAgentTools")
           "allowed domains) is `UpstreamFailed`, and a time-out is `Timeout`. Built-ins run dry: `knowledge_search` " +
           "searches, `remember` and `handoff` only report what they would do. Nothing is stored."
       )
-      .pipe(requires("ai-agent.write"))
+      .pipe(requires("tool.write"))
   )
   .middleware(Authentication)
   .prefix("/v1")

@@ -4,7 +4,7 @@ import { AiAgentConversationClosed, AiAgentConversationNotFound } from "../../do
 import { PublicAgentToken } from "../../domain/aiAgents/PublicToken.js"
 import { PublicAgentNotFound, PublicTurnRequest, PublicTurnResult } from "../../domain/aiAgents/PublicTurn.js"
 import { UpstreamFailed } from "../../domain/HttpErrors.js"
-import { IdempotencyKeyReused, TurnHeaders } from "../../domain/Idempotency.js"
+import { IdempotencyHeaders, IdempotencyKeyReused } from "../../domain/Idempotency.js"
 import { documentEventStream } from "./EventStreamDoc.js"
 
 const publicToken = HttpApiSchema.param("public_token", PublicAgentToken)
@@ -14,7 +14,7 @@ export class PublicAiAgentsApi extends HttpApiGroup.make("publicAiAgents")
   .add(
     HttpApiEndpoint.post("turn")`/public/ai-agents/${publicToken}/turn`
       .setUrlParams(StreamParams)
-      .setHeaders(TurnHeaders)
+      .setHeaders(IdempotencyHeaders)
       .setPayload(PublicTurnRequest)
       .addSuccess(PublicTurnResult)
       .addError(PublicAgentNotFound)

@@ -10,6 +10,7 @@ import { HttpApiEndpoint, OpenApi } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform"
 import { Schema } from "effect"
 import { AiAgentNotFound } from "../../domain/aiAgents/AiAgent.js"
+import type { Capability } from "../../domain/Capability.js"
 import { Page } from "../../domain/Pagination.js"
 import { IfMatchHeaders, RevisionConflict } from "../../domain/Revision.js"
 import { Slug } from "../../domain/Slug.js"
@@ -45,6 +46,8 @@ export interface CollectionSpec<
   readonly patch: Patch
   readonly patchById: PatchById
   readonly notFound: NotFound
+  /** The capability that writes need; `ai-agent.write` unless the collection is more sensitive. */
+  readonly writeAccess?: Capability
 }
 
 type StringRecord = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
@@ -87,7 +90,7 @@ export const collectionEndpoints = <
       .addSuccess(spec.item, { status: 201 })
       .addError(AiAgentNotFound)
       .annotate(OpenApi.Summary, `Add a ${one}`)
-      .pipe(requires("ai-agent.write")),
+      .pipe(requires(spec.writeAccess ?? "ai-agent.write")),
     get: HttpApiEndpoint.get("get", single)
       .setPath<ItemPath>(ItemPath)
       .addSuccess(spec.detail)
@@ -102,13 +105,13 @@ export const collectionEndpoints = <
       .addError(AiAgentNotFound)
       .addError(spec.notFound)
       .annotate(OpenApi.Summary, `Update a ${one}`)
-      .pipe(requires("ai-agent.write")),
+      .pipe(requires(spec.writeAccess ?? "ai-agent.write")),
     delete: HttpApiEndpoint.del("delete", single)
       .setPath<ItemPath>(ItemPath)
       .addError(AiAgentNotFound)
       .addError(spec.notFound)
       .annotate(OpenApi.Summary, `Delete a ${one}`)
-      .pipe(requires("ai-agent.write")),
+      .pipe(requires(spec.writeAccess ?? "ai-agent.write")),
     updateById: HttpApiEndpoint.patch("updateById", collection)
       .setPath(AgentPath)
       .setPayload(spec.patchById)
@@ -117,7 +120,7 @@ export const collectionEndpoints = <
       .addError(spec.notFound)
       .annotate(OpenApi.Summary, `Update a ${one} named by id in the body`)
       .annotate(OpenApi.Description, `The same as \`PATCH /ai-agents/{slug}/${spec.path}/{${spec.itemParam}}\`.`)
-      .pipe(requires("ai-agent.write")),
+      .pipe(requires(spec.writeAccess ?? "ai-agent.write")),
     deleteById: HttpApiEndpoint.del("deleteById", collection)
       .setPath(AgentPath)
       .setUrlParams<ByIdParams>(ByIdParams)
@@ -125,7 +128,7 @@ export const collectionEndpoints = <
       .addError(spec.notFound)
       .annotate(OpenApi.Summary, `Delete a ${one} named by ?id=`)
       .annotate(OpenApi.Description, `The same as \`DELETE /ai-agents/{slug}/${spec.path}/{${spec.itemParam}}\`.`)
-      .pipe(requires("ai-agent.write"))
+      .pipe(requires(spec.writeAccess ?? "ai-agent.write"))
   }
 }
 

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { AssistantId, AssistantNotFound } from "../../domain/assistants/Assistant.js"
-import { AnalyticsParams, AssistantAnalytics } from "../../domain/assistants/AssistantAnalytics.js"
+import { AssistantAnalytics, AssistantAnalyticsParams } from "../../domain/assistants/AssistantAnalytics.js"
 import { DeploymentNotFound } from "../../domain/assistants/Deployment.js"
 import { Authentication } from "../middleware/Authentication.js"
 import { requires } from "../RequiredAccess.js"
@@ -11,7 +11,7 @@ const agentId = HttpApiSchema.param("agent_id", AssistantId)
 export class AssistantAnalyticsApi extends HttpApiGroup.make("assistantAnalytics")
   .add(
     HttpApiEndpoint.get("getAnalytics")`/agents/${agentId}/analytics`
-      .setUrlParams(AnalyticsParams)
+      .setUrlParams(AssistantAnalyticsParams)
       .addSuccess(AssistantAnalytics)
       .addError(AssistantNotFound)
       .addError(DeploymentNotFound)

@@ -26,5 +26,8 @@ export class HealthApi extends HttpApiGroup.make("health")
       .annotate(OpenApi.Summary, "Prometheus metrics")
   )
   .annotate(OpenApi.Title, "Health")
-  .annotate(OpenApi.Description, "Liveness, readiness and Prometheus metrics, outside /v1, for orchestrators and scrapers.")
+  .annotate(
+    OpenApi.Description,
+    "Liveness, readiness and Prometheus metrics, outside /v1, for orchestrators and scrapers."
+  )
 {}

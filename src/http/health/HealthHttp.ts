@@ -4,6 +4,7 @@ import { MetricsExposition } from "../../observability/MetricsExposition.js"
 import { Readiness } from "../../services/Readiness.js"
 import { Api } from "../Api.js"
 
+/** The health group's handlers: liveness, readiness and the Prometheus exposition. */
 export const HealthHttpLive = HttpApiBuilder.group(Api, "health", (handlers) =>
   Effect.gen(function*() {
     const readiness = yield* Readiness

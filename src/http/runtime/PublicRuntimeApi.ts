@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { IdempotencyKeyReused, TurnHeaders } from "../../domain/Idempotency.js"
+import { IdempotencyHeaders, IdempotencyKeyReused } from "../../domain/Idempotency.js"
 import { RuntimeSessionEnded, RuntimeSessionId, RuntimeSessionNotFound } from "../../domain/runtime/RuntimeSession.js"
 import { PublicSessionStart } from "../../domain/runtime/SessionStart.js"
 import { PublicSessionTranscript } from "../../domain/runtime/Transcript.js"
@@ -22,7 +22,7 @@ export class PublicRuntimeApi extends HttpApiGroup.make("publicRuntime")
   )
   .add(
     HttpApiEndpoint.post("sendTurn")`/public/runtime/sessions/${id}/turns`
-      .setHeaders(TurnHeaders)
+      .setHeaders(IdempotencyHeaders)
       .setPayload(TurnInput)
       .addSuccess(TurnReply)
       .addError(RuntimeSessionNotFound)

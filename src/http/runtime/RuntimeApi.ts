@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { AssistantNotFound } from "../../domain/assistants/Assistant.js"
-import { IdempotencyKeyReused, TurnHeaders } from "../../domain/Idempotency.js"
+import { IdempotencyHeaders, IdempotencyKeyReused } from "../../domain/Idempotency.js"
 import { RuntimeSessionEnded, RuntimeSessionId, RuntimeSessionNotFound } from "../../domain/runtime/RuntimeSession.js"
 import { FlowNotRunnable, SessionStart } from "../../domain/runtime/SessionStart.js"
 import { SessionTranscript } from "../../domain/runtime/Transcript.js"
@@ -27,7 +27,7 @@ export class RuntimeApi extends HttpApiGroup.make("runtime")
   )
   .add(
     HttpApiEndpoint.post("sendTurn")`/runtime/sessions/${id}/turns`
-      .setHeaders(TurnHeaders)
+      .setHeaders(IdempotencyHeaders)
       .setPayload(TurnInput)
       .addSuccess(SimulatedTurnReply)
       .addError(RuntimeSessionNotFound)

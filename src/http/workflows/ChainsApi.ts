@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { ValidationFailed } from "../../domain/HttpErrors.js"
-import { IdempotencyKeyReused } from "../../domain/Idempotency.js"
+import { IdempotencyHeaders, IdempotencyKeyReused } from "../../domain/Idempotency.js"
 import { Page } from "../../domain/Pagination.js"
 import { IfMatchHeaders, RevisionConflict } from "../../domain/Revision.js"
 import { Slug } from "../../domain/Slug.js"
@@ -18,7 +18,6 @@ import {
   ChainRun,
   ChainRunDetail,
   ChainRunFinished,
-  ChainRunHeaders,
   ChainRunListParams,
   ChainRunNotFound,
   ChainRunNotPaused,
@@ -83,7 +82,7 @@ export class ChainsApi extends HttpApiGroup.make("chains")
   )
   .add(
     HttpApiEndpoint.post("run")`/workflow-chains/${slug}/run`
-      .setHeaders(ChainRunHeaders)
+      .setHeaders(IdempotencyHeaders)
       .setPayload(ChainRunRequest)
       .addSuccess(ChainRun.json, { status: 202 })
       .addError(ChainNotFound)
@@ -97,7 +96,7 @@ export class ChainsApi extends HttpApiGroup.make("chains")
   )
   .add(
     HttpApiEndpoint.post("ingress")`/workflow-chains/${slug}/ingress`
-      .setHeaders(ChainRunHeaders)
+      .setHeaders(IdempotencyHeaders)
       .setPayload(ChainEventRequest)
       .addSuccess(ChainRun.json, { status: 202 })
       .addError(ChainNotFound)
@@ -127,7 +126,7 @@ export class ChainsApi extends HttpApiGroup.make("chains")
   )
   .add(
     HttpApiEndpoint.post("resumeRun")`/workflow-chains/${slug}/runs/${runId}/resume`
-      .setHeaders(ChainRunHeaders)
+      .setHeaders(IdempotencyHeaders)
       .setPayload(ChainRunResume)
       .addSuccess(ChainRun.json, { status: 202 })
       .addError(ChainNotFound)

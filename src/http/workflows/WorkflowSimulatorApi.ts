@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { ValidationFailed } from "../../domain/HttpErrors.js"
-import { IdempotencyKeyReused, TurnHeaders } from "../../domain/Idempotency.js"
+import { IdempotencyHeaders, IdempotencyKeyReused } from "../../domain/Idempotency.js"
 import { ListParams, Page } from "../../domain/Pagination.js"
 import { WorkflowId, WorkflowSimSessionId } from "../../domain/workflows/Ids.js"
 import { WorkflowNotFound } from "../../domain/workflows/Workflow.js"
@@ -38,7 +38,7 @@ export class WorkflowSimulatorApi extends HttpApiGroup.make("workflowSimulator")
   )
   .add(
     HttpApiEndpoint.post("sendTurn")`/runtime/workflows/sessions/${sessionId}/turns`
-      .setHeaders(TurnHeaders)
+      .setHeaders(IdempotencyHeaders)
       .setPayload(WorkflowSimTurnRequest)
       .addSuccess(WorkflowSimTurnResult)
       .addError(WorkflowSimSessionNotFound)

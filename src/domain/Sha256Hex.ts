@@ -1,0 +1,8 @@
+import { Schema } from "effect"
+
+/** A SHA-256 digest in lowercase hex: a content hash, a fingerprint, a link of the audit chain. */
+export const Sha256Hex = Schema.String.pipe(
+  Schema.pattern(/^[0-9a-f]{64}$/),
+  Schema.annotations({ identifier: "Sha256Hex" })
+)
+export type Sha256Hex = typeof Sha256Hex.Type
