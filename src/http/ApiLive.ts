@@ -14,7 +14,8 @@ import {
   EmbedAuthenticationNotBuilt,
   IngressSignatureNotBuilt
 } from "./middleware/SecurityNotBuilt.js"
-import { type GroupName, notImplementedGroup } from "./NotImplementedHttp.js"
+import { requireWebSocketUpgrade } from "./channels/VoiceStreamUpgrade.js"
+import { type GroupName, notImplementedGroup, type ProtocolCheck } from "./NotImplementedHttp.js"
 
 /** The groups whose area is not built yet: each of their routes answers 501 naming itself. */
 export const notBuiltGroups = [
@@ -60,7 +61,12 @@ export const notBuiltGroups = [
   "publicChannels"
 ] as const satisfies ReadonlyArray<GroupName>
 
-const NotBuilt = notBuiltGroups.map((group) => notImplementedGroup(group)).reduce(
+/** Checks that hold before an area is built: a WebSocket route refuses a plain GET with 426. */
+const protocolChecks: Partial<Record<GroupName, Readonly<Record<string, ProtocolCheck>>>> = {
+  publicChannels: { voiceStream: requireWebSocketUpgrade }
+}
+
+const NotBuilt = notBuiltGroups.map((group) => notImplementedGroup(group, protocolChecks[group])).reduce(
   (all, group) => Layer.merge(all, group),
   Layer.empty
 ) as Layer.Layer<HttpApiGroup.ApiGroup<"parley", (typeof notBuiltGroups)[number]>>

@@ -130,7 +130,7 @@ layer(testServer(), { excludeTestServices: true })("the contract", (it) => {
           const res = yield* exchange(attempt)
           const upgrade = route.path.endsWith("/ws")
           const ok = upgrade
-            ? res.status === 426 || res.status === 501
+            ? res.status === 426
             : res.status < 500 || res.status === 501 || (route.path === "/health/ready" && res.status === 503)
           const shaped = res.status < 300 || route.path === "/metrics" || typeof res.json?._tag === "string"
           if (!ok || !shaped || res.headers["x-trace-id"] === undefined) {

@@ -2,9 +2,10 @@
  * What every request meets, whatever its route: the error shape, trace ids,
  * body limits, unknown routes and methods, and the 501 of unbuilt areas.
  */
-import { HttpClientRequest } from "@effect/platform"
+import { HttpClientRequest, HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Stream } from "effect"
+import * as Http from "node:http"
 import { exchange, postRaw } from "../support/Http.js"
 import { testServer } from "../support/TestServer.js"
 
@@ -117,6 +118,40 @@ layer(testServer({ PARLEY_MAX_BODY_BYTES: "65536" }), { excludeTestServices: tru
         message: "POST /v1/auth/signup is not implemented yet"
       })
       expectTraced(res)
+    }))
+
+  it.effect("the voice WebSocket route tells a plain GET to upgrade (426), and answers an upgrade with its 501", () =>
+    Effect.gen(function*() {
+      const path = "/v1/public/channels/voice/0190c7a0-0000-7000-8000-000000000000/ws"
+      const plain = yield* exchange(HttpClientRequest.get(path))
+      expect(plain.status).toBe(426)
+      expect(plain.headers["upgrade"]).toBe("websocket")
+      expect(plain.json).toMatchObject({ _tag: "UpgradeRequired", upgrade: "websocket" })
+      const address = (yield* HttpServer.HttpServer).address as HttpServer.TcpAddress
+      const upgraded = yield* Effect.async<{ status: number; body: string }>((resume) => {
+        const request = Http.request({
+          host: "127.0.0.1",
+          port: address.port,
+          path,
+          headers: {
+            connection: "Upgrade",
+            upgrade: "websocket",
+            "sec-websocket-version": "13",
+            "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ=="
+          }
+        })
+        request.on("response", (response) => {
+          let body = ""
+          response.on("data", (chunk) => (body += chunk))
+          response.on("end", () => resume(Effect.succeed({ status: response.statusCode ?? 0, body })))
+        })
+        request.end()
+      })
+      expect(upgraded.status).toBe(501)
+      expect(JSON.parse(upgraded.body)).toMatchObject({
+        _tag: "NotImplemented",
+        route: `GET /v1/public/channels/voice/{connection_id}/ws`
+      })
     }))
 
   it.effect("authentication answers 501 naming itself, rather than pretending to check anyone", () =>

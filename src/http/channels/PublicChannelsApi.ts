@@ -68,6 +68,22 @@ export class PublicChannelsApi extends HttpApiGroup.make("publicChannels")
       .pipe(jsonOrTwiml)
   )
   .add(
+    HttpApiEndpoint.post("receive")`/public/channels/${kind}/${connectionId}`
+      .setPayload(InboundChannelPayload)
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(ChannelConnectionNotFound)
+      .addError(ChannelConnectionInactive)
+      .annotate(OpenApi.Summary, "Inbound provider traffic (messages, replies, status callbacks)")
+      .annotate(
+        OpenApi.Description,
+        "The provider's own payload: Twilio's messaging webhook (form-encoded), Zendesk ticket events, Genesys "
+          + "Open Messaging, Amazon Connect through SNS (`text/plain`), ServiceNow incident callbacks, or a "
+          + "generic webhook event. Answers 204 once the event is queued: replies go out through the provider's "
+          + "API, never in this response. `{kind}` must be the connection's kind.\n\n" + signatures
+      )
+  )
+  .middlewareEndpoints(ChannelSignature)
+  .add(
     HttpApiEndpoint.get("voiceStream")`/public/channels/voice/${connectionId}/ws`
       .setUrlParams(MediaStreamParams)
       .addSuccess(HttpApiSchema.Empty(101))
@@ -83,25 +99,11 @@ export class PublicChannelsApi extends HttpApiGroup.make("publicChannels")
           + "`connected`, `start` (call, tracks, custom parameters), `media` (base64 mu-law, 8 kHz, mono), "
           + "`dtmf`, `mark` (echo of a played mark) and `stop`. Out: `media` (the bot's speech), `mark` (to learn "
           + "when audio has played) and `clear` (barge-in: drop queued audio). Twilio signs the handshake with "
-          + "`X-Twilio-Signature`; a gateway presents the `token` from its `VoiceStreamInstruction`."
+          + "`X-Twilio-Signature`; a gateway presents the `token` from its `VoiceStreamInstruction`. The "
+          + "handshake is verified in the handler, after the upgrade check, so a plain GET learns it needs one."
       )
+      .pipe(transformOperation((operation) => ({ ...operation, security: [{ twilioSignature: [] }] })))
   )
-  .add(
-    HttpApiEndpoint.post("receive")`/public/channels/${kind}/${connectionId}`
-      .setPayload(InboundChannelPayload)
-      .addSuccess(HttpApiSchema.NoContent)
-      .addError(ChannelConnectionNotFound)
-      .addError(ChannelConnectionInactive)
-      .annotate(OpenApi.Summary, "Inbound provider traffic (messages, replies, status callbacks)")
-      .annotate(
-        OpenApi.Description,
-        "The provider's own payload: Twilio's messaging webhook (form-encoded), Zendesk ticket events, Genesys "
-          + "Open Messaging, Amazon Connect through SNS (`text/plain`), ServiceNow incident callbacks, or a "
-          + "generic webhook event. Answers 204 once the event is queued: replies go out through the provider's "
-          + "API, never in this response. `{kind}` must be the connection's kind.\n\n" + signatures
-      )
-  )
-  .middleware(ChannelSignature)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Public channels")
   .annotate(
