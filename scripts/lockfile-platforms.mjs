@@ -22,6 +22,8 @@ for (const [path, entry] of Object.entries(packages)) {
     added++
   }
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))))
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b)))
+)
 fs.writeFileSync(file, JSON.stringify(lock, null, 2) + "\n")
 console.log(`package-lock.json: ${added} optional platform packages recorded`)

@@ -6,6 +6,7 @@
 import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
 import { Layer } from "effect"
 import { Api } from "./Api.js"
+import { requireWebSocketUpgrade } from "./channels/VoiceStreamUpgrade.js"
 import { HealthHttpLive } from "./health/HealthHttp.js"
 import { MetricsAuthLive } from "./middleware/MetricsAuthLive.js"
 import {
@@ -14,7 +15,6 @@ import {
   EmbedAuthenticationNotBuilt,
   IngressSignatureNotBuilt
 } from "./middleware/SecurityNotBuilt.js"
-import { requireWebSocketUpgrade } from "./channels/VoiceStreamUpgrade.js"
 import { type GroupName, notImplementedGroup, type ProtocolCheck } from "./NotImplementedHttp.js"
 
 /** The groups whose area is not built yet: each of their routes answers 501 naming itself. */

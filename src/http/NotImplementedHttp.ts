@@ -9,7 +9,8 @@ import { NotImplemented } from "../domain/HttpErrors.js"
 import { Api } from "./Api.js"
 
 /** The name of a group of the contract. */
-export type GroupName = typeof Api extends HttpApi.HttpApi<any, infer Groups, any, any> ? HttpApiGroup.HttpApiGroup.Name<Groups>
+export type GroupName = typeof Api extends HttpApi.HttpApi<any, infer Groups, any, any> ?
+  HttpApiGroup.HttpApiGroup.Name<Groups>
   : never
 
 /** `METHOD /path/{param}`: how a route is named in errors and notes. */
@@ -44,8 +45,7 @@ export const notImplementedGroup = <const Name extends GroupName>(
         ? result.handle(endpoint.name, notImplemented(endpoint))
         : result.handleRaw(
           endpoint.name,
-          ({ request }: { request: HttpServerRequest.HttpServerRequest }) =>
-            check(request, notImplemented(endpoint)())
+          ({ request }: { request: HttpServerRequest.HttpServerRequest }) => check(request, notImplemented(endpoint)())
         )
     }, handlers)
   }) as any
