@@ -79,6 +79,17 @@ layer(testServer(), { excludeTestServices: true })("the contract", (it) => {
       expect(served.size).toBe(declared.length)
     }))
 
+  it.effect("shows every route in the interactive reference at /docs", () =>
+    Effect.gen(function*() {
+      const res = yield* exchange(HttpClientRequest.get("/docs"))
+      expect(res.status).toBe(200)
+      expect(res.headers["content-type"]).toContain("text/html")
+      const embedded = /<script id="api-reference" type="application\/json">([\s\S]*?)<\/script>/.exec(res.text)
+      const spec = JSON.parse(embedded![1]!) as { paths: Record<string, Record<string, unknown>> }
+      const shown = Object.values(spec.paths).reduce((count, operations) => count + Object.keys(operations).length, 0)
+      expect(shown).toBe(declared.length)
+    }))
+
   it("declares no method and path, and no operation, twice", () => {
     const routes = declared.map((route) => `${route.method} ${route.path}`)
     expect(routes.filter((route, i) => routes.indexOf(route) !== i)).toEqual([])
