@@ -13,11 +13,13 @@ import { DatabasePoolMax, DatabaseUrl, DataDir } from "../config/Settings.js"
 import { DatabaseInfo } from "./DatabaseInfo.js"
 import { acquireDataDirLock, type DataDirLocked } from "./DataDirLock.js"
 import migration0001 from "./migrations/0001_installation.js"
+import migration0002 from "./migrations/0002_identity.js"
 import * as PgliteClient from "./PgliteClient.js"
 
 /** Every migration, in order; the migrator records which ran. */
 export const migrations = {
-  "0001_installation": migration0001
+  "0001_installation": migration0001,
+  "0002_identity": migration0002
 } as const
 
 /** The id of the newest migration, which readiness expects to find applied. */
