@@ -1,5 +1,5 @@
-import { Data, Effect, Option } from "effect"
-import { DatabaseUrl, Environment, MasterKey, MetricsToken } from "./Settings.js"
+import { Config, Data, Effect, Option } from "effect"
+import { DatabaseUrl, Environment, JwtPrivateKey, MasterKey, MetricsToken, SmtpUrl } from "./Settings.js"
 
 /** In production, settings that have no safe default were left unset. */
 export class MissingProductionSettings extends Data.TaggedError("MissingProductionSettings")<{
@@ -13,11 +13,15 @@ export class MissingProductionSettings extends Data.TaggedError("MissingProducti
 /** Fail at start-up, naming every missing one, when production lacks a required secret. */
 export const checkProductionSettings = Effect.gen(function*() {
   if ((yield* Environment) !== "production") return
-  const required = [
+  const required: ReadonlyArray<readonly [string, Option.Option<unknown>]> = [
     ["DATABASE_URL", yield* DatabaseUrl],
     ["METRICS_TOKEN", yield* MetricsToken],
-    ["PARLEY_MASTER_KEY", yield* MasterKey]
-  ] as const
+    ["PARLEY_MASTER_KEY", yield* MasterKey],
+    ["PARLEY_JWT_PRIVATE_KEY", yield* JwtPrivateKey],
+    ["PARLEY_SMTP_URL", yield* SmtpUrl],
+    // Its default names localhost, which no user outside this machine can reach.
+    ["PARLEY_PUBLIC_URL", yield* Config.option(Config.string("PARLEY_PUBLIC_URL"))]
+  ]
   const names = required.filter(([, value]) => Option.isNone(value)).map(([name]) => name)
   if (names.length > 0) return yield* new MissingProductionSettings({ names })
 })

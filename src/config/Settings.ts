@@ -44,7 +44,39 @@ export const MetricsToken = Config.option(Config.redacted("METRICS_TOKEN")).pipe
 
 /** The key that encrypts secrets at rest; mandatory in production. */
 export const MasterKey = Config.option(Config.redacted("PARLEY_MASTER_KEY")).pipe(
-  Config.withDescription("Master key for secrets at rest (required in production)")
+  Config.withDescription(
+    "Master key for secrets at rest, 32+ bytes as base64 (required in production; otherwise generated into PARLEY_DATA_DIR)"
+  )
+)
+
+/** Where users reach this deployment: links in mails and the token issuer are built from it. */
+export const PublicUrl = Config.string("PARLEY_PUBLIC_URL").pipe(
+  Config.withDefault("http://localhost:8080"),
+  Config.withDescription("The URL users reach Parley at (mail links, token issuer); required in production")
+)
+
+/** How many reverse proxies stand in front of the nodes; their `X-Forwarded-For` entries are trusted. */
+export const TrustedProxyHops = Config.integer("PARLEY_TRUSTED_PROXY_HOPS").pipe(
+  Config.withDefault(0),
+  Config.withDescription("Number of trusted proxies in front (0: use the socket address, ignore X-Forwarded-For)")
+)
+
+/** The Ed25519 private key (PKCS#8 PEM) that signs access tokens; mandatory in production. */
+export const JwtPrivateKey = Config.option(Config.redacted("PARLEY_JWT_PRIVATE_KEY")).pipe(
+  Config.withDescription(
+    "Ed25519 PKCS#8 PEM for access tokens (required in production; otherwise generated and kept in the database)"
+  )
+)
+
+/** An SMTP server for outgoing mail, as a URL; without it (development) mail is logged, not sent. */
+export const SmtpUrl = Config.option(Config.redacted("PARLEY_SMTP_URL")).pipe(
+  Config.withDescription("smtp:// or smtps:// URL with credentials (required in production; otherwise mail is logged)")
+)
+
+/** The sender of Parley's mail. */
+export const MailFrom = Config.string("PARLEY_MAIL_FROM").pipe(
+  Config.withDefault("Parley <no-reply@localhost>"),
+  Config.withDescription("The From address of Parley's mail")
 )
 
 /** The largest JSON body most routes accept. */
@@ -86,6 +118,11 @@ export const environmentVariables = [
   "PARLEY_DB_POOL_MAX",
   "METRICS_TOKEN",
   "PARLEY_MASTER_KEY",
+  "PARLEY_PUBLIC_URL",
+  "PARLEY_TRUSTED_PROXY_HOPS",
+  "PARLEY_JWT_PRIVATE_KEY",
+  "PARLEY_SMTP_URL",
+  "PARLEY_MAIL_FROM",
   "PARLEY_MAX_BODY_BYTES",
   "PARLEY_MAX_UPLOAD_BYTES",
   "PARLEY_REQUEST_TIMEOUT",

@@ -37,7 +37,8 @@ describe("the parley command", () => {
     const { code, output } = await runParley(["serve"], { PARLEY_ENV: "production", PORT: "0" })
     expect(code).toBe(1)
     expect(output).toContain(
-      "parley: PARLEY_ENV=production requires these settings, which are not set: DATABASE_URL, METRICS_TOKEN, PARLEY_MASTER_KEY"
+      "parley: PARLEY_ENV=production requires these settings, which are not set: DATABASE_URL, METRICS_TOKEN, " +
+        "PARLEY_MASTER_KEY, PARLEY_JWT_PRIVATE_KEY, PARLEY_SMTP_URL, PARLEY_PUBLIC_URL"
     )
   }, 60_000)
 })
