@@ -10,6 +10,8 @@ import { MetricsExposition } from "./observability/MetricsExposition.js"
 import { TracingLive } from "./observability/Tracing.js"
 import { InstallationRepo } from "./persistence/InstallationRepo.js"
 import { MigratorLive, SqlLive } from "./persistence/Sql.js"
+import { MailerLive } from "./providers/MailerLive.js"
+import { IdentityLive } from "./services/identity/IdentityLive.js"
 import { Readiness } from "./services/Readiness.js"
 import { version } from "./Version.js"
 
@@ -23,13 +25,17 @@ const RecordStart = Layer.effectDiscard(
   )
 ).pipe(Layer.provide(InstallationRepo.Default))
 
-/** Everything a node runs, given an `HttpServer`. */
+/** Everything a node runs, given an `HttpServer` and a `Mailer`. */
 export const ParleyLive = Layer.mergeAll(HttpAppLive, RecordStart).pipe(
-  Layer.provide([Readiness.Default, MetricsExposition.Default]),
+  Layer.provide([Readiness.Default, MetricsExposition.Default, IdentityLive]),
   Layer.provide(MigratorLive),
   Layer.provideMerge(SqlLive),
   Layer.provide(TracingLive)
 )
 
 /** A node listening on the configured host and port. */
-export const MainLive = ParleyLive.pipe(HttpServer.withLogAddress, Layer.provide(NodeServerLive))
+export const MainLive = ParleyLive.pipe(
+  HttpServer.withLogAddress,
+  Layer.provide(NodeServerLive),
+  Layer.provide(MailerLive)
+)

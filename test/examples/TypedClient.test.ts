@@ -1,7 +1,7 @@
 import { FetchHttpClient, HttpApiClient, type HttpClient, HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { checkParley } from "../../examples/typed-client.js"
+import { tryParley } from "../../examples/typed-client.js"
 import { Api } from "../../src/http/Api.js"
 import { testServer } from "../support/TestServer.js"
 
@@ -12,15 +12,18 @@ export const contractClientNeedsOnlyHttpClient: [
 ] extends [never] ? true : never = true
 
 layer(testServer(), { excludeTestServices: true })("the typed-client example", (it) => {
-  it.effect("reads readiness and meets a typed NotImplemented through HttpApiClient.make(Api)", () =>
+  it.effect("signs up, reads the account and meets a typed NotImplemented through HttpApiClient.make(Api)", () =>
     Effect.gen(function*() {
       const server = yield* HttpServer.HttpServer
       const address = server.address as HttpServer.TcpAddress
-      const answer = yield* checkParley(`http://127.0.0.1:${address.port}`).pipe(Effect.provide(FetchHttpClient.layer))
+      const answer = yield* tryParley(`http://127.0.0.1:${address.port}`, "grace@example.com").pipe(
+        Effect.provide(FetchHttpClient.layer)
+      )
       expect(answer).toEqual({
         ready: "ready",
-        checks: ["database", "migrations"],
-        assistants: { _tag: "NotBuiltYet", route: "authentication" }
+        email: "grace@example.com",
+        workspaces: ["grace-s-workspace (owner)"],
+        assistants: { _tag: "NotBuiltYet", route: "GET /v1/agents" }
       })
     }))
 })

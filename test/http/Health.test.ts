@@ -48,11 +48,11 @@ describe("health", () => {
         expect(promtoolCheck(res.text)).toBe("")
         expect(res.text).toMatch(/parley_http_requests_total\{method="GET",route="\/health\/live",status="200"\} \d+/)
         expect(res.text).toContain(
-          `parley_http_requests_total{method="GET",route="/v1/agents/:agent_id",status="501"} 1`
+          `parley_http_requests_total{method="GET",route="/v1/agents/:agent_id",status="401"} 1`
         )
         expect(res.text).toContain(`parley_http_requests_total{method="GET",route="unmatched",status="404"} 1`)
         expect(res.text).toContain(
-          `parley_http_request_duration_seconds_bucket{method="GET",route="/v1/agents/:agent_id",status="501",le="+Inf"} 1`
+          `parley_http_request_duration_seconds_bucket{method="GET",route="/v1/agents/:agent_id",status="401",le="+Inf"} 1`
         )
         expect(res.text).toMatch(/parley_db_pool_connections\{state="total"\} \d+/)
         expect(res.text).toMatch(/process_resident_memory_bytes \d+/)

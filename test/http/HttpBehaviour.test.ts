@@ -108,14 +108,18 @@ layer(testServer({ PARLEY_MAX_BODY_BYTES: "65536" }), { excludeTestServices: tru
       expect(res.headers["x-trace-id"]).toBe(traceId)
     }))
 
-  it.effect("a route whose area is not built answers 501 naming the route", () =>
+  it.effect("a route whose area is not built answers 501 naming the route, to a signed-in caller", () =>
     Effect.gen(function*() {
-      const res = yield* exchange(postRaw("/v1/auth/signup", JSON.stringify(validSignup)))
+      const signup = yield* exchange(postRaw("/v1/auth/signup", JSON.stringify(validSignup)))
+      expect(signup.status).toBe(201)
+      const res = yield* exchange(
+        HttpClientRequest.get("/v1/agents").pipe(HttpClientRequest.bearerToken(signup.json.accessToken))
+      )
       expect(res.status).toBe(501)
       expect(res.json).toEqual({
         _tag: "NotImplemented",
-        route: "POST /v1/auth/signup",
-        message: "POST /v1/auth/signup is not implemented yet"
+        route: "GET /v1/agents",
+        message: "GET /v1/agents is not implemented yet"
       })
       expectTraced(res)
     }))
@@ -154,12 +158,12 @@ layer(testServer({ PARLEY_MAX_BODY_BYTES: "65536" }), { excludeTestServices: tru
       })
     }))
 
-  it.effect("authentication answers 501 naming itself, rather than pretending to check anyone", () =>
+  it.effect("an unknown bearer token is a 401 Unauthenticated", () =>
     Effect.gen(function*() {
       const res = yield* exchange(
         HttpClientRequest.get("/v1/agents").pipe(HttpClientRequest.bearerToken("anything"))
       )
-      expect(res.status).toBe(501)
-      expect(res.json).toMatchObject({ _tag: "NotImplemented", route: "authentication" })
+      expect(res.status).toBe(401)
+      expect(res.json).toMatchObject({ _tag: "Unauthenticated", message: "The access token is not valid" })
     }))
 })

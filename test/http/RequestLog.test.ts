@@ -26,7 +26,7 @@ describe("request handling", () => {
           method: "GET",
           route: "/v1/agents/:agent_id/intents",
           path: `/v1/agents/${agentId}/intents`,
-          status: 501,
+          status: 401,
           traceId: res.headers["x-trace-id"],
           botId: agentId
         })

@@ -8,6 +8,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { ConfigProvider, Effect, Layer, Logger, LogLevel } from "effect"
 import { Api } from "../../src/http/Api.js"
 import { ParleyLive } from "../../src/MainLive.js"
+import * as DevMailer from "../../src/providers/DevMailer.js"
 import { freshDatabase } from "./TestDatabase.js"
 
 /** Settings the test server runs with, beyond its database; they override the environment. */
@@ -50,6 +51,8 @@ export const testServer = (settings: TestSettings = {}, logging: Layer.Layer<nev
       ({ url }) =>
         ParleyLive.pipe(
           Layer.provideMerge(NodeHttpServer.layerTest),
+          // The development mailer: tests read the links it records from its outbox.
+          Layer.provideMerge(DevMailer.layer),
           Layer.provide(Layer.setConfigProvider(configFrom({ ...settings, DATABASE_URL: url }))),
           Layer.provide(logging)
         )

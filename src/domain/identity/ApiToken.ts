@@ -50,7 +50,7 @@ export const ApiTokenCreate = ApiToken.jsonCreate.annotations({
 /** A token just created, with its value: shown this once, never again. */
 export const ApiTokenCreated = Schema.Struct({
   ...ApiToken.json.fields,
-  /** The secret, `pat_` followed by 43 base62 characters (256 bits). */
+  /** The secret, `pat_` followed by 43 base64url characters (256 bits). */
   token: Schema.Redacted(Schema.String)
 }).annotations({ identifier: "ApiTokenCreated" })
 

@@ -11,8 +11,7 @@ const emailPattern =
 /** A normalised email address: the canonical form in which addresses are stored and compared. */
 export const NormalisedEmail = Schema.String.pipe(
   Schema.maxLength(EMAIL_MAX_LENGTH, { message: () => `an email address is at most ${EMAIL_MAX_LENGTH} characters` }),
-  Schema.pattern(emailPattern, { message: () => "not a valid email address" }),
-  Schema.brand("Email")
+  Schema.pattern(emailPattern, { message: () => "not a valid email address" })
 )
 
 /**

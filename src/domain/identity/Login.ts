@@ -20,8 +20,8 @@ export const LoginRequest = Schema.Struct({
 
 /**
  * A finished sign-in: a short-lived JWT access token for `Authorization:
- * Bearer`, and the user. The same token is set in the `parley_access` cookie
- * and the refresh token only in the `parley_refresh` cookie (both httpOnly).
+ * Bearer`, and the user. The same token is set in the `__Host-parley_access` cookie
+ * and the refresh token only in the `__Secure-parley_refresh` cookie (both httpOnly).
  */
 export const SignedIn = Schema.TaggedStruct("SignedIn", {
   mfaRequired: Schema.Literal(false),

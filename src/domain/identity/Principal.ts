@@ -1,5 +1,6 @@
 import { Context } from "effect"
 import type { Role } from "../Capability.js"
+import type { AuditActor } from "./Actor.js"
 import type { ApiTokenId, SessionId, UserId, WorkspaceId } from "./Ids.js"
 
 /** Who is calling an authenticated route, and in which workspace, as established by the authentication middleware. */
@@ -8,6 +9,7 @@ export type Principal =
     readonly _tag: "User"
     readonly userId: UserId
     readonly sessionId: SessionId
+    readonly displayName: string
     readonly emailVerified: boolean
     readonly workspaceId: WorkspaceId
     readonly role: Role
@@ -15,9 +17,17 @@ export type Principal =
   | {
     readonly _tag: "ApiToken"
     readonly tokenId: ApiTokenId
+    /** The token's name, as the audit log shows who acted. */
+    readonly displayName: string
     readonly workspaceId: WorkspaceId
     readonly role: Role
   }
 
 /** The principal of the current request. */
 export class CurrentPrincipal extends Context.Tag("parley/CurrentPrincipal")<CurrentPrincipal, Principal>() {}
+
+/** The principal as the audit log records an actor. */
+export const actorOf = (principal: Principal): AuditActor =>
+  principal._tag === "User"
+    ? { kind: "user", userId: principal.userId }
+    : { kind: "api-token", tokenId: principal.tokenId }

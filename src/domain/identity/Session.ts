@@ -6,7 +6,7 @@ import { IpAddress, UserAgent } from "./ClientInfo.js"
 import { SessionId, UserId } from "./Ids.js"
 
 /** The httpOnly cookie that carries the refresh token; it is never readable by scripts nor sent in a body. */
-export const REFRESH_COOKIE = "parley_refresh"
+export const REFRESH_COOKIE = "__Secure-parley_refresh"
 
 /** The path the refresh cookie is scoped to, so browsers send it only to the auth routes. */
 export const REFRESH_COOKIE_PATH = "/v1/auth"

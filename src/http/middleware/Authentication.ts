@@ -12,7 +12,7 @@ import { EmailNotVerified } from "../../domain/identity/User.js"
 import { WorkspaceNotFound } from "../../domain/identity/WorkspaceNotFound.js"
 
 /** The name of the httpOnly cookie that carries the access token for browser apps. */
-export const ACCESS_COOKIE = "parley_access"
+export const ACCESS_COOKIE = "__Host-parley_access"
 
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("parley/http/Authentication", {
   provides: CurrentPrincipal,

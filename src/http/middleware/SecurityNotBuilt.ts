@@ -5,17 +5,11 @@
  */
 import { Effect, Layer } from "effect"
 import { NotImplemented } from "../../domain/HttpErrors.js"
-import { Authentication } from "./Authentication.js"
 import { ChannelSignature } from "./ChannelSignature.js"
 import { EmbedAuthentication } from "./EmbedAuthentication.js"
 import { IngressSignature } from "./IngressSignature.js"
 
 const notBuilt = (what: string) => () => Effect.fail(NotImplemented.forRoute(what))
-
-export const AuthenticationNotBuilt = Layer.succeed(Authentication, {
-  bearer: notBuilt("authentication"),
-  cookie: notBuilt("authentication")
-})
 
 export const EmbedAuthenticationNotBuilt = Layer.succeed(EmbedAuthentication, {
   embedToken: notBuilt("embed-token authentication")

@@ -1,0 +1,75 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect, Option, Redacted } from "effect"
+import { InvalidToken } from "../../domain/identity/OneTimeToken.js"
+import { REFRESH_COOKIE } from "../../domain/identity/Session.js"
+import { Accounts } from "../../services/identity/Accounts.js"
+import { Sessions } from "../../services/identity/Sessions.js"
+import { Api } from "../Api.js"
+import { RequestOrigin } from "../RequestOrigin.js"
+import { clearSessionCookies } from "./SessionCookies.js"
+import { currentUser, signedIn } from "./SignedInResponse.js"
+
+export const AuthHttpLive = HttpApiBuilder.group(Api, "auth", (handlers) =>
+  Effect.gen(function*() {
+    const accounts = yield* Accounts
+    const sessions = yield* Sessions
+    const origins = yield* RequestOrigin
+
+    return handlers
+      .handle("signup", ({ payload, request }) =>
+        origins.of(request).pipe(
+          Effect.flatMap((origin) => accounts.signup(payload, origin)),
+          Effect.flatMap(signedIn)
+        ))
+      .handle("login", ({ payload, request }) =>
+        Effect.gen(function*() {
+          const origin = yield* origins.of(request)
+          const accepted = yield* accounts.checkPassword(payload.email, payload.password, origin)
+          if (accepted._tag === "MfaRequired") {
+            return {
+              _tag: "MfaRequired",
+              mfaRequired: true,
+              challengeToken: Redacted.make(accepted.challengeToken),
+              expiresIn: accepted.expiresIn
+            } as const
+          }
+          return yield* signedIn(yield* sessions.start(accepted.userId, origin))
+        }))
+      .handle("refresh", ({ request }) =>
+        Effect.gen(function*() {
+          const token = Option.fromNullable(request.cookies[REFRESH_COOKIE])
+          if (Option.isNone(token)) {
+            return yield* new InvalidToken({ purpose: "refresh", message: "No refresh cookie: sign in" })
+          }
+          return yield* signedIn(yield* sessions.refresh(token.value, yield* origins.of(request)))
+        }))
+      .handle("logout", ({ request }) =>
+        Effect.gen(function*() {
+          const user = yield* currentUser
+          yield* sessions.logout(user.userId, user.sessionId, yield* origins.of(request))
+          yield* clearSessionCookies
+        }))
+      .handle("revokeSessions", ({ request, urlParams }) =>
+        Effect.gen(function*() {
+          const user = yield* currentUser
+          const keep = urlParams.keepCurrent ? Option.some(user.sessionId) : Option.none()
+          const revoked = yield* sessions.revokeAll(user.userId, yield* origins.of(request), keep)
+          if (!urlParams.keepCurrent) yield* clearSessionCookies
+          return { revoked }
+        }))
+      .handle("forgotPassword", ({ payload, request }) =>
+        Effect.flatMap(origins.of(request), (origin) =>
+          accounts.forgotPassword(payload.email, origin)))
+      .handle("resetPassword", ({ payload, request }) =>
+        Effect.flatMap(
+          origins.of(request),
+          (origin) =>
+            accounts.resetPassword(Redacted.value(payload.token), payload.password, origin)
+        ))
+      .handle("verifyEmail", ({ payload, request }) =>
+        Effect.flatMap(origins.of(request), (origin) =>
+          accounts.verifyEmail(Redacted.value(payload.token), origin)))
+      .handle("resendVerification", ({ payload, request }) =>
+        Effect.flatMap(origins.of(request), (origin) =>
+          accounts.resendVerification(payload.email, origin)))
+  }))

@@ -1,0 +1,33 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Mfa } from "../../services/identity/Mfa.js"
+import { Api } from "../Api.js"
+import { RequestOrigin } from "../RequestOrigin.js"
+import { currentUser, signedIn } from "./SignedInResponse.js"
+
+export const MfaHttpLive = HttpApiBuilder.group(Api, "mfa", (handlers) =>
+  Effect.gen(function*() {
+    const mfa = yield* Mfa
+    const origins = yield* RequestOrigin
+
+    return handlers
+      .handle(
+        "enroll",
+        ({ payload }) => Effect.flatMap(currentUser, (user) => mfa.enroll(user.userId, payload.password))
+      )
+      .handle("verify", ({ payload, request }) =>
+        Effect.gen(function*() {
+          const user = yield* currentUser
+          return yield* mfa.verify(user.userId, payload.code, user.sessionId, yield* origins.of(request))
+        }))
+      .handle("disable", ({ payload, request }) =>
+        Effect.gen(function*() {
+          const user = yield* currentUser
+          yield* mfa.disable(user.userId, payload.code, yield* origins.of(request))
+        }))
+      .handle("challenge", ({ payload, request }) =>
+        Effect.gen(function*() {
+          const issued = yield* mfa.challenge(payload.challengeToken, payload.code, yield* origins.of(request))
+          return yield* signedIn(issued)
+        }))
+  }))

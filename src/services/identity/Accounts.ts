@@ -1,0 +1,301 @@
+/**
+ * Accounts: signing up, signing in (the password step), verifying the email
+ * address, and recovering a forgotten password. Answers never tell whether an
+ * account exists where that would leak (login, forgot-password,
+ * resend-verification), and take as long either way (an unknown email is
+ * checked against a dummy hash; mail goes out in the background).
+ */
+import { SqlClient } from "@effect/sql"
+import { Clock, DateTime, Effect, Option, Redacted } from "effect"
+import { v7 as uuidv7 } from "uuid"
+import { PublicUrl } from "../../config/Settings.js"
+import { passwordResetEmail, securityNoticeEmail, verificationEmail } from "../../domain/identity/Emails.js"
+import { EMAIL_VERIFICATION_TTL_SECONDS } from "../../domain/identity/EmailVerification.js"
+import type { UserId, WorkspaceId } from "../../domain/identity/Ids.js"
+import { InvalidCredentials, MFA_CHALLENGE_TTL_SECONDS } from "../../domain/identity/Login.js"
+import { InvalidToken, TokenExpired } from "../../domain/identity/OneTimeToken.js"
+import { WeakPassword } from "../../domain/identity/Password.js"
+import { passwordWeakness } from "../../domain/identity/PasswordPolicy.js"
+import { PASSWORD_RESET_TTL_SECONDS } from "../../domain/identity/PasswordReset.js"
+import type { SignupRequest } from "../../domain/identity/Signup.js"
+import { EmailTaken } from "../../domain/identity/User.js"
+import { type OneTimePurpose, OneTimeTokenRepo } from "../../persistence/identity/OneTimeTokenRepo.js"
+import { toUser, UserRepo, type UserRow } from "../../persistence/identity/UserRepo.js"
+import { WorkspaceRepo } from "../../persistence/identity/WorkspaceRepo.js"
+import { Mailer, type MailMessage } from "../../providers/Mailer.js"
+import { AuditLog } from "../AuditLog.js"
+import { generateToken, hashToken } from "../OpaqueTokens.js"
+import { PasswordHasher } from "../PasswordHasher.js"
+import { RateLimiter } from "../RateLimiter.js"
+import { AccountAudit } from "./AccountAudit.js"
+import { IdentityDirectory } from "./IdentityDirectory.js"
+import type { Origin } from "./Origin.js"
+import * as Rules from "./RateRules.js"
+import { Sessions } from "./Sessions.js"
+
+/** The outcome of a correct password: a session, or an MFA challenge to finish first. */
+export type PasswordAccepted =
+  | { readonly _tag: "SignedIn"; readonly userId: UserId }
+  | { readonly _tag: "MfaRequired"; readonly challengeToken: string; readonly expiresIn: number }
+
+/** A workspace slug made from a name: lowercase words joined by dashes. */
+const slugFrom = (name: string): string => {
+  const slug = name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "").slice(0, 50)
+  return slug.length >= 2 ? slug : `workspace-${slug}`.replace(/-$/, "")
+}
+
+export class Accounts extends Effect.Service<Accounts>()("parley/services/identity/Accounts", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const users = yield* UserRepo
+    const workspaces = yield* WorkspaceRepo
+    const oneTime = yield* OneTimeTokenRepo
+    const hasher = yield* PasswordHasher
+    const limiter = yield* RateLimiter
+    const mailer = yield* Mailer
+    const sessions = yield* Sessions
+    const directory = yield* IdentityDirectory
+    const audit = yield* AccountAudit
+    const log = yield* AuditLog
+    const publicUrl = yield* PublicUrl
+
+    const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+    /** Send mail without making the request wait for (or reveal) the mail server: failures are logged. */
+    const sendInBackground = (message: MailMessage) =>
+      mailer.send(message).pipe(
+        Effect.catchAll((error) =>
+          Effect.logWarning("Mail not sent").pipe(Effect.annotateLogs({ tag: message.tag, error: error.message }))
+        ),
+        Effect.forkDaemon,
+        Effect.asVoid
+      )
+
+    /** Make a one-time token (only its hash is kept) for a purpose. */
+    const oneTimeToken = (userId: UserId, purpose: OneTimePurpose, ttlSeconds: number, at: Date) =>
+      Effect.gen(function*() {
+        const token = generateToken()
+        yield* oneTime.insert({
+          tokenHash: hashToken(token),
+          purpose,
+          userId,
+          sessionId: null,
+          createdAt: at,
+          expiresAt: new Date(at.getTime() + ttlSeconds * 1000)
+        })
+        return token
+      })
+
+    const weakness = (password: Redacted.Redacted<string>, email: string) =>
+      Option.match(passwordWeakness(Redacted.value(password), email), {
+        onNone: () => Effect.void,
+        onSome: (reason) =>
+          Effect.fail(
+            new WeakPassword({
+              reason,
+              message: reason === "common"
+                ? "This password is among the most common ones; choose another"
+                : "A password must not contain your email address"
+            })
+          )
+      })
+
+    /** Create the user, their personal workspace (they own it) and a verification link; then sign them in. */
+    const signup = Effect.fn("Accounts.signup")(function*(request: SignupRequest, origin: Origin) {
+      yield* limiter.consume(Rules.signupsPerAddress, origin.ipAddress ?? "unknown")
+      yield* weakness(request.password, request.email)
+      const passwordHash = yield* hasher.hash(request.password)
+      const displayName = request.displayName ?? request.email.split("@")[0]!
+      const workspaceName = request.workspaceName ?? `${displayName}'s workspace`
+      const created = yield* Effect.gen(function*() {
+        const at = yield* now
+        const userId = uuidv7() as UserId
+        const inserted = yield* users.insert({ id: userId, email: request.email, displayName, passwordHash, now: at })
+        if (Option.isNone(inserted)) {
+          return yield* new EmailTaken({ email: request.email, message: "An account with this email already exists" })
+        }
+        const workspaceId = uuidv7() as WorkspaceId
+        const slug = yield* workspaces.freeSlug(slugFrom(workspaceName))
+        yield* workspaces.insert({ id: workspaceId, slug, name: workspaceName, createdAt: at, updatedAt: at })
+        yield* workspaces.addMember({ workspaceId, userId, role: "owner", invitedBy: null, now: at })
+        const token = yield* oneTimeToken(userId, "email-verification", EMAIL_VERIFICATION_TTL_SECONDS, at)
+        yield* log.append({
+          workspaceId,
+          actor: { kind: "user", userId },
+          actorDisplay: displayName,
+          action: "auth.signup",
+          resourceType: "user",
+          resourceId: userId,
+          summary: { before: null, after: { email: request.email, workspace: slug } },
+          traceId: origin.traceId,
+          ipAddress: origin.ipAddress,
+          userAgent: origin.userAgent
+        })
+        return { userId, token }
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      yield* sendInBackground(
+        verificationEmail({ to: request.email, displayName, token: created.token, publicUrl })
+      )
+      return yield* sessions.start(created.userId, origin)
+    })
+
+    const invalidCredentials = new InvalidCredentials({ message: "The email or the password is wrong" })
+
+    /** The password step of a login: limits first, then the check (as slow for unknown emails), then MFA or a session. */
+    const checkPassword = Effect.fn("Accounts.checkPassword")(
+      function*(email: string, password: Redacted.Redacted<string>, origin: Origin) {
+        const address = origin.ipAddress ?? "unknown"
+        yield* limiter.consume(Rules.loginAttemptsPerAddress, address)
+        const pairKey = `${email}|${address}`
+        if (yield* limiter.peek(Rules.loginFailuresPerAccountAndAddress, pairKey)) {
+          yield* limiter.consume(Rules.loginFailuresPerAccountAndAddress, pairKey)
+        }
+        if (yield* limiter.peek(Rules.loginFailuresPerAccount, email)) {
+          yield* limiter.consume(Rules.loginFailuresPerAccount, email)
+        }
+        const user = yield* users.findByEmail(email)
+        const valid = yield* Option.match(user, {
+          onNone: () => Effect.as(hasher.verifyDummy(password), false),
+          onSome: (user) => hasher.verify(password, user.passwordHash)
+        })
+        if (Option.isNone(user) || !valid) {
+          yield* Effect.all([
+            limiter.consume(Rules.loginFailuresPerAccountAndAddress, pairKey),
+            limiter.consume(Rules.loginFailuresPerAccount, email)
+          ]).pipe(Effect.ignore)
+          if (Option.isSome(user)) {
+            yield* audit.record(user.value.id, origin, {
+              action: "auth.login.failed",
+              resourceType: "user",
+              resourceId: user.value.id,
+              summary: { before: null, after: { reason: "wrong-password" } }
+            })
+          }
+          return yield* Effect.fail(invalidCredentials)
+        }
+        yield* limiter.reset(Rules.loginFailuresPerAccountAndAddress, pairKey)
+        if (hasher.needsRehash(user.value.passwordHash)) {
+          yield* users.update(user.value.id, { passwordHash: yield* hasher.hash(password) }, yield* now)
+        }
+        if (user.value.mfaEnabledAt !== null) {
+          const token = yield* oneTimeToken(user.value.id, "mfa-challenge", MFA_CHALLENGE_TTL_SECONDS, yield* now)
+          return { _tag: "MfaRequired", challengeToken: token, expiresIn: MFA_CHALLENGE_TTL_SECONDS } as const
+        }
+        yield* audit.record(user.value.id, origin, {
+          action: "auth.login.succeeded",
+          resourceType: "user",
+          resourceId: user.value.id,
+          summary: { before: null, after: { mfa: false } }
+        })
+        return { _tag: "SignedIn", userId: user.value.id } satisfies PasswordAccepted
+      }
+    )
+
+    /** Spend a one-time token of a purpose; a wrong, spent or expired token is refused (its purpose named). */
+    const spend = (token: string, purpose: OneTimePurpose) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const row = yield* oneTime.lock(hashToken(token), purpose)
+        const tokenPurpose = purpose
+        if (Option.isNone(row) || row.value.usedAt !== null || row.value.userId === null) {
+          return yield* new InvalidToken({
+            purpose: tokenPurpose,
+            message: "This link is not valid; ask for a new one"
+          })
+        }
+        if (row.value.expiresAt <= at) {
+          return yield* new TokenExpired({ purpose: tokenPurpose, message: "This link has expired; ask for a new one" })
+        }
+        yield* oneTime.markUsed(row.value.tokenHash, at)
+        return { userId: row.value.userId, at }
+      })
+
+    /** Mark the address verified with a verification link's token. */
+    const verifyEmail = Effect.fn("Accounts.verifyEmail")(function*(token: string, origin: Origin) {
+      const { at, userId } = yield* spend(token, "email-verification")
+      yield* users.update(userId, { emailVerifiedAt: at }, at)
+      yield* directory.announce({ kind: "user", id: userId })
+      yield* audit.record(userId, origin, {
+        action: "auth.email.verified",
+        resourceType: "user",
+        resourceId: userId,
+        summary: { before: { emailVerified: false }, after: { emailVerified: true } }
+      })
+    }, (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)))
+
+    /** Mail a new verification link to an unverified account; silent otherwise. */
+    const resendVerification = Effect.fn("Accounts.resendVerification")(function*(email: string, origin: Origin) {
+      yield* limiter.consume(Rules.resendVerificationPerAddress, origin.ipAddress ?? "unknown")
+      yield* limiter.consume(Rules.resendVerificationPerEmail, email)
+      const user = yield* users.findByEmail(email)
+      if (Option.isNone(user) || user.value.emailVerifiedAt !== null) return
+      const token = yield* Effect.gen(function*() {
+        const at = yield* now
+        yield* oneTime.spendAll(user.value.id, "email-verification", at)
+        return yield* oneTimeToken(user.value.id, "email-verification", EMAIL_VERIFICATION_TTL_SECONDS, at)
+      }).pipe(sql.withTransaction, Effect.orDie)
+      yield* sendInBackground(
+        verificationEmail({ to: user.value.email, displayName: user.value.displayName, token, publicUrl })
+      )
+    })
+
+    /** Mail a password-reset link when the account exists; the answer is the same either way. */
+    const forgotPassword = Effect.fn("Accounts.forgotPassword")(function*(email: string, origin: Origin) {
+      yield* limiter.consume(Rules.forgotPasswordPerAddress, origin.ipAddress ?? "unknown")
+      yield* limiter.consume(Rules.forgotPasswordPerEmail, email)
+      const user = yield* users.findByEmail(email)
+      if (Option.isNone(user)) return
+      const token = yield* Effect.gen(function*() {
+        const at = yield* now
+        yield* oneTime.spendAll(user.value.id, "password-reset", at)
+        return yield* oneTimeToken(user.value.id, "password-reset", PASSWORD_RESET_TTL_SECONDS, at)
+      }).pipe(sql.withTransaction, Effect.orDie)
+      yield* sendInBackground(
+        passwordResetEmail({ to: user.value.email, displayName: user.value.displayName, token, publicUrl })
+      )
+    })
+
+    /**
+     * Set a new password with a reset token: every session ends, the address
+     * counts as verified (the mail arrived), MFA stays as it was, and nobody is
+     * signed in.
+     */
+    const resetPassword = Effect.fn("Accounts.resetPassword")(
+      function*(token: string, password: Redacted.Redacted<string>, origin: Origin) {
+        const user = yield* Effect.gen(function*() {
+          const { at, userId } = yield* spend(token, "password-reset")
+          const row = Option.getOrThrow(yield* users.lockById(userId))
+          yield* weakness(password, row.email)
+          yield* users.update(userId, {
+            passwordHash: yield* hasher.hash(password),
+            passwordChangedAt: at,
+            emailVerifiedAt: row.emailVerifiedAt ?? at
+          }, at)
+          yield* oneTime.spendAll(userId, "mfa-challenge", at)
+          yield* sessions.revokeAll(userId, origin, Option.none(), "password-reset")
+          yield* audit.record(userId, origin, {
+            action: "auth.password.reset",
+            resourceType: "user",
+            resourceId: userId,
+            summary: { before: null, after: { sessionsEnded: true } }
+          })
+          return { ...row, at }
+        }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+        yield* sendInBackground(securityNoticeEmail({
+          to: user.email,
+          displayName: user.displayName,
+          event: "password-changed",
+          at: DateTime.unsafeFromDate(user.at)
+        }))
+      }
+    )
+
+    /** The user as the API shows them. */
+    const profile = Effect.fn("Accounts.profile")(function*(userId: UserId) {
+      return toUser(Option.getOrThrow(yield* users.findById(userId)) as UserRow)
+    })
+
+    return { signup, checkPassword, verifyEmail, resendVerification, forgotPassword, resetPassword, profile } as const
+  })
+}) {}
