@@ -1,10 +1,12 @@
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { type Cookies, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect } from "effect"
 
 /** A raw exchange with the test server: status, headers and the body as text (and parsed, when JSON). */
 export interface Exchange {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
+  /** The cookies the response sets, by name, with their attributes. */
+  readonly cookies: Cookies.Cookies
   readonly text: string
   readonly json: any
 }
@@ -30,7 +32,7 @@ export const exchange = (
         } catch {
           // not JSON
         }
-        return { status: response.status, headers: response.headers, text, json }
+        return { status: response.status, headers: response.headers, cookies: response.cookies, text, json }
       })
     ),
     Effect.scoped

@@ -53,7 +53,14 @@ export const testServer = (settings: TestSettings = {}, logging: Layer.Layer<nev
           Layer.provideMerge(NodeHttpServer.layerTest),
           // The development mailer: tests read the links it records from its outbox.
           Layer.provideMerge(DevMailer.layer),
-          Layer.provide(Layer.setConfigProvider(configFrom({ ...settings, DATABASE_URL: url }))),
+          Layer.provide(Layer.setConfigProvider(configFrom({
+            // Tests speak for many clients: each sends its own X-Forwarded-For.
+            PARLEY_TRUSTED_PROXY_HOPS: "1",
+            // A fixed key, so no test writes a generated one into the working directory.
+            PARLEY_MASTER_KEY: "dGVzdC1tYXN0ZXIta2V5LW9mLXRoaXJ0eS10d28tYnl0ZXMhIQ==",
+            ...settings,
+            DATABASE_URL: url
+          }))),
           Layer.provide(logging)
         )
     )
