@@ -20,8 +20,7 @@ const withCookies = (request: HttpClientRequest.HttpClientRequest, cookies: Reco
     Object.entries(cookies).map(([name, value]) => `${name}=${value}`).join("; ")
   )
 
-const cookieValue = (cookies: Cookies.Cookies, name: string) =>
-  Option.getOrThrow(Cookies.get(cookies, name)).value
+const cookieValue = (cookies: Cookies.Cookies, name: string) => Option.getOrThrow(Cookies.get(cookies, name)).value
 
 layer(testServer(), { excludeTestServices: true })("sessions", (it) => {
   it.effect("signup answers the user and tokens and sets both cookies with their attributes", () =>
@@ -52,7 +51,9 @@ layer(testServer(), { excludeTestServices: true })("sessions", (it) => {
   it.effect("the same address cannot sign up twice, and weak passwords are refused without being echoed", () =>
     Effect.gen(function*() {
       const account = yield* signUp()
-      const again = yield* post("/v1/auth/signup", { email: account.email, password: PASSWORD }, { address: account.address })
+      const again = yield* post("/v1/auth/signup", { email: account.email, password: PASSWORD }, {
+        address: account.address
+      })
       expect(again.status).toBe(409)
       expect(again.json._tag).toBe("EmailTaken")
       const common = yield* post("/v1/auth/signup", { email: freshEmail(), password: "password1234" }, {
@@ -65,7 +66,9 @@ layer(testServer(), { excludeTestServices: true })("sessions", (it) => {
         address: freshAddress()
       })
       expect(containsEmail.json).toMatchObject({ _tag: "WeakPassword", reason: "contains-email" })
-      const short = yield* post("/v1/auth/signup", { email: freshEmail(), password: "short-one" }, { address: freshAddress() })
+      const short = yield* post("/v1/auth/signup", { email: freshEmail(), password: "short-one" }, {
+        address: freshAddress()
+      })
       expect(short.status).toBe(400)
       expect(short.text).not.toContain("short-one")
     }))
@@ -76,7 +79,10 @@ layer(testServer(), { excludeTestServices: true })("sessions", (it) => {
       const wrong = yield* post("/v1/auth/login", { email: account.email, password: "not the password at all" }, {
         address: account.address
       })
-      const unknown = yield* post("/v1/auth/login", { email: freshEmail("nobody"), password: "not the password at all" }, {
+      const unknown = yield* post("/v1/auth/login", {
+        email: freshEmail("nobody"),
+        password: "not the password at all"
+      }, {
         address: account.address
       })
       expect(wrong.status).toBe(401)
@@ -91,7 +97,9 @@ layer(testServer(), { excludeTestServices: true })("sessions", (it) => {
       const cookie = cookieValue(account.signup.cookies, "__Host-parley_access")
       const bearer = yield* get("/v1/auth/me", { token: account.token })
       expect(bearer.json.user.email).toBe(account.email)
-      const viaCookie = yield* exchange(withCookies(HttpClientRequest.get("/v1/auth/me"), { "__Host-parley_access": cookie }))
+      const viaCookie = yield* exchange(
+        withCookies(HttpClientRequest.get("/v1/auth/me"), { "__Host-parley_access": cookie })
+      )
       expect(viaCookie.status).toBe(200)
       const body = { name: "Second", slug: `second-${Date.now()}` }
       const forged = yield* exchange(
@@ -166,7 +174,9 @@ layer(testServer(), { excludeTestServices: true })("sessions", (it) => {
         as(HttpClientRequest.del(`/v1/auth/sessions/${otherSession.id}`), { token: stranger.token })
       )
       expect(foreign.status).toBe(404)
-      const ended = yield* exchange(as(HttpClientRequest.del(`/v1/auth/sessions/${otherSession.id}`), { token: account.token }))
+      const ended = yield* exchange(
+        as(HttpClientRequest.del(`/v1/auth/sessions/${otherSession.id}`), { token: account.token })
+      )
       expect(ended.status).toBe(204)
       expect((yield* get("/v1/auth/me", { token: second.json.accessToken })).status).toBe(401)
     }))
@@ -176,7 +186,9 @@ layer(testServer(), { excludeTestServices: true })("sessions", (it) => {
       const account = yield* signUp()
       const a = (yield* logIn(account)).json.accessToken as string
       const b = (yield* logIn(account)).json.accessToken as string
-      const keep = yield* exchange(as(HttpClientRequest.post("/v1/auth/revoke-sessions?keepCurrent=true"), { token: a }))
+      const keep = yield* exchange(
+        as(HttpClientRequest.post("/v1/auth/revoke-sessions?keepCurrent=true"), { token: a })
+      )
       expect(keep.json).toEqual({ revoked: 2 })
       expect((yield* get("/v1/auth/me", { token: a })).status).toBe(200)
       expect((yield* get("/v1/auth/me", { token: b })).status).toBe(401)
