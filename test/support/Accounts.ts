@@ -8,7 +8,7 @@ import { HttpClientRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { DevOutbox } from "../../src/providers/DevMailer.js"
 import type { MailTag } from "../../src/providers/Mailer.js"
-import { exchange, type Exchange, postRaw } from "./Http.js"
+import { type Exchange, exchange, postRaw } from "./Http.js"
 
 /** A strong password for test accounts. */
 export const PASSWORD = "correct horse battery staple"
@@ -82,7 +82,9 @@ export const signUp = (options: { readonly email?: string; readonly verified?: b
 /** Sign in again (a new session) and answer its access token. */
 export const logIn = (account: { readonly email: string; readonly address: string }) =>
   Effect.gen(function*() {
-    const res = yield* post("/v1/auth/login", { email: account.email, password: PASSWORD }, { address: account.address })
+    const res = yield* post("/v1/auth/login", { email: account.email, password: PASSWORD }, {
+      address: account.address
+    })
     if (res.status !== 200) return yield* Effect.dieMessage(`login answered ${res.status}: ${res.text}`)
     return res
   })

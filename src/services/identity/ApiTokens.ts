@@ -44,11 +44,11 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("parley/services/iden
         if (principal._tag !== "User") {
           return yield* new HttpErrors.Forbidden({ message: "Only a signed-in member creates API tokens, not a token" })
         }
-        if (!roleAtLeast(principal.role, input.role)) {
-          return yield* new HttpErrors.Forbidden({ message: `A token's role cannot exceed yours (${principal.role})` })
-        }
         if (input.role === "owner" && principal.role !== "owner") {
           return yield* new OwnerOnly({ action: "grant-owner", message: "Only an owner may create an owner token" })
+        }
+        if (!roleAtLeast(principal.role, input.role)) {
+          return yield* new HttpErrors.Forbidden({ message: `A token's role cannot exceed yours (${principal.role})` })
         }
         const at = yield* now
         const expiresAt = input.expiresAt === null ? null : DateTime.toDate(input.expiresAt)
