@@ -15,6 +15,7 @@ import { errorResponses } from "./middleware/ErrorResponses.js"
 import { handlerTimeout } from "./middleware/HandlerTimeout.js"
 import { bodyLimitFor, requestBody } from "./middleware/RequestBody.js"
 import { requestObservability } from "./middleware/RequestObservability.js"
+import { retryAfter } from "./middleware/RetryAfter.js"
 import { makeAllowedMethods, routesOf } from "./RouteTable.js"
 import { createStartingServer } from "./StartingServer.js"
 
@@ -36,7 +37,8 @@ export const HttpAppLive = Layer.unwrapEffect(
           app.pipe(
             requestBody(limitOf),
             handlerTimeout(timeout),
-            errorResponses({ allowedMethods, maxBodyBytes: limitOf })
+            errorResponses({ allowedMethods, maxBodyBytes: limitOf }),
+            retryAfter
           ),
           requestObservability
         ))
