@@ -21,6 +21,9 @@ export interface LogEntry {
   readonly annotations: Record<string, unknown>
 }
 
+/** The master key of test servers: fixed, so no test writes a generated one into the working directory. */
+export const TEST_MASTER_KEY = "dGVzdC1tYXN0ZXIta2V5LW9mLXRoaXJ0eS10d28tYnl0ZXMhIQ=="
+
 /** Configuration from `settings`, then the environment. */
 export const configFrom = (settings: TestSettings) =>
   ConfigProvider.fromJson(settings).pipe(ConfigProvider.orElse(() => ConfigProvider.fromEnv()))
@@ -56,8 +59,7 @@ export const testServer = (settings: TestSettings = {}, logging: Layer.Layer<nev
           Layer.provide(Layer.setConfigProvider(configFrom({
             // Tests speak for many clients: each sends its own X-Forwarded-For.
             PARLEY_TRUSTED_PROXY_HOPS: "1",
-            // A fixed key, so no test writes a generated one into the working directory.
-            PARLEY_MASTER_KEY: "dGVzdC1tYXN0ZXIta2V5LW9mLXRoaXJ0eS10d28tYnl0ZXMhIQ==",
+            PARLEY_MASTER_KEY: TEST_MASTER_KEY,
             ...settings,
             DATABASE_URL: url
           }))),
