@@ -1,5 +1,6 @@
 import { Command } from "@effect/cli"
 import { version } from "../Version.js"
+import { sessions, users } from "./Accounts.js"
 import { info } from "./Info.js"
 import { migrate } from "./Migrate.js"
 import { printOpenApi } from "./PrintOpenApi.js"
@@ -8,7 +9,7 @@ import { serve } from "./Serve.js"
 /** The `parley` command and its subcommands. */
 export const parley = Command.make("parley").pipe(
   Command.withDescription("Parley: an open back end for conversational software"),
-  Command.withSubcommands([serve, migrate, printOpenApi, info])
+  Command.withSubcommands([serve, migrate, printOpenApi, info, users, sessions])
 )
 
 export const cli = Command.run(parley, { name: "parley", version })

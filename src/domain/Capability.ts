@@ -13,6 +13,9 @@ const rank: Record<Role, number> = { viewer: 1, editor: 2, developer: 3, admin: 
 /** Whether `role` is at least `minimum`. */
 export const roleAtLeast = (role: Role, minimum: Role): boolean => rank[role] >= rank[minimum]
 
+/** The roles ranked above `role`. */
+export const rolesAbove = (role: Role): ReadonlyArray<Role> => Role.literals.filter((other) => rank[other] > rank[role])
+
 interface Rule {
   /** The least role that holds the capability. */
   readonly role: Role

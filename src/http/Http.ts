@@ -2,13 +2,13 @@
  * The HTTP server: the contract's routes, the OpenAPI document at
  * `/openapi.json`, the interactive reference at `/docs`, and the middleware
  * every request passes through (outermost first): observability (trace id,
- * metrics, one log line), typed errors for everything else, the handler
- * time-out and the body limits.
+ * metrics, one log line), security headers, `Retry-After` on 429s, typed
+ * errors for everything else, the handler time-out and the body limits.
  */
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { Host, MaxBodyBytes, MaxUploadBytes, Port, RequestTimeout } from "../config/Settings.js"
+import { Host, MaxBodyBytes, MaxUploadBytes, Port, PublicUrl, RequestTimeout } from "../config/Settings.js"
 import { Api } from "./Api.js"
 import { ApiLive } from "./ApiLive.js"
 import { errorResponses } from "./middleware/ErrorResponses.js"
@@ -16,6 +16,7 @@ import { handlerTimeout } from "./middleware/HandlerTimeout.js"
 import { bodyLimitFor, requestBody } from "./middleware/RequestBody.js"
 import { requestObservability } from "./middleware/RequestObservability.js"
 import { retryAfter } from "./middleware/RetryAfter.js"
+import { securityHeaders } from "./middleware/SecurityHeaders.js"
 import { makeAllowedMethods, routesOf } from "./RouteTable.js"
 import { createStartingServer } from "./StartingServer.js"
 
@@ -30,6 +31,7 @@ export const HttpAppLive = Layer.unwrapEffect(
   Effect.gen(function*() {
     const limitOf = bodyLimitFor({ body: yield* MaxBodyBytes, upload: yield* MaxUploadBytes })
     const timeout = yield* RequestTimeout
+    const https = (yield* PublicUrl).startsWith("https://")
     const allowedMethods = makeAllowedMethods(routesOf(Api, documentationRoutes))
     return Layer.unwrapEffect(
       Effect.map(HttpApiBuilder.httpApp, (app) =>
@@ -38,7 +40,8 @@ export const HttpAppLive = Layer.unwrapEffect(
             requestBody(limitOf),
             handlerTimeout(timeout),
             errorResponses({ allowedMethods, maxBodyBytes: limitOf }),
-            retryAfter
+            retryAfter,
+            securityHeaders({ https })
           ),
           requestObservability
         ))

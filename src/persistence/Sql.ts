@@ -14,12 +14,14 @@ import { DatabaseInfo } from "./DatabaseInfo.js"
 import { acquireDataDirLock, type DataDirLocked } from "./DataDirLock.js"
 import migration0001 from "./migrations/0001_installation.js"
 import migration0002 from "./migrations/0002_identity.js"
+import migration0003 from "./migrations/0003_account_controls.js"
 import * as PgliteClient from "./PgliteClient.js"
 
 /** Every migration, in order; the migrator records which ran. */
 export const migrations = {
   "0001_installation": migration0001,
-  "0002_identity": migration0002
+  "0002_identity": migration0002,
+  "0003_account_controls": migration0003
 } as const
 
 /** The id of the newest migration, which readiness expects to find applied. */

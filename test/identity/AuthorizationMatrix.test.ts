@@ -67,9 +67,15 @@ const builtProbes: Record<
   "account.me": { status: 200 },
   "account.listSessions": { status: 200 },
   "account.deleteSession": { status: 404, tag: "SessionNotFound" },
+  "account.reauthenticate": { body: () => ({ password: PASSWORD }), status: 200 },
+  "account.changePassword": {
+    body: () => ({ currentPassword: "not the password at all", newPassword: "a different strong passphrase" }),
+    status: 401,
+    tag: "InvalidCredentials"
+  },
   "mfa.enroll": { body: () => ({ password: PASSWORD }), status: 200 },
   "mfa.verify": { body: () => ({ code: "000000" }), status: 401, tag: "InvalidMfaCode" },
-  "mfa.disable": { body: () => ({ code: "000000" }), status: 409, tag: "MfaNotEnabled" },
+  "mfa.disable": { body: () => ({ password: PASSWORD, code: "000000" }), status: 409, tag: "MfaNotEnabled" },
   "workspaces.list": { status: 200 },
   "workspaces.create": { body: () => ({ name: "Matrix", slug: `matrix-${Date.now()}-${++unique}` }), status: 201 },
   "members.list": { status: 200 },

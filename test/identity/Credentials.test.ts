@@ -170,7 +170,7 @@ layer(testServer(), { excludeTestServices: true })("credentials", (it) => {
       expect(blocked.json).toMatchObject({ _tag: "InvalidToken", purpose: "mfa-challenge" })
     }))
 
-  it.effect("a password reset does not bypass MFA; disabling MFA needs a code", () =>
+  it.effect("a password reset does not bypass MFA; disabling MFA needs the password and a code", () =>
     Effect.gen(function*() {
       const account = yield* signUp()
       const enrol = yield* post("/v1/auth/mfa/enroll", { password: PASSWORD }, { token: account.token })
@@ -191,12 +191,16 @@ layer(testServer(), { excludeTestServices: true })("credentials", (it) => {
         code: verified.json.recoveryCodes[1]
       })
       const bearer = session.json.accessToken as string
-      expect((yield* post("/v1/auth/mfa/disable", { code: "123456" }, { token: bearer })).json._tag).toBe(
-        "InvalidMfaCode"
-      )
-      const disabled = yield* post("/v1/auth/mfa/disable", { code: yield* codeAt(enrol.json.secret, t0, 1) }, {
+      const NEW = "a brand new passphrase"
+      const currentCode = yield* codeAt(enrol.json.secret, t0, 1)
+      expect((yield* post("/v1/auth/mfa/disable", { code: currentCode }, { token: bearer })).status).toBe(400)
+      const wrongPassword = yield* post("/v1/auth/mfa/disable", { password: PASSWORD, code: currentCode }, {
         token: bearer
       })
+      expect(wrongPassword.json._tag).toBe("InvalidCredentials")
+      expect((yield* post("/v1/auth/mfa/disable", { password: NEW, code: "123456" }, { token: bearer })).json._tag)
+        .toBe("InvalidMfaCode")
+      const disabled = yield* post("/v1/auth/mfa/disable", { password: NEW, code: currentCode }, { token: bearer })
       expect(disabled.status).toBe(204)
       const plain = yield* post("/v1/auth/login", { email: account.email, password: "a brand new passphrase" }, {
         address: account.address

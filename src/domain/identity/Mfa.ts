@@ -65,9 +65,14 @@ export const MfaEnabled = Schema.Struct({
   enabledAt: Schema.DateTimeUtc
 }).annotations({ identifier: "MfaEnabled" })
 
-/** Turn MFA off; needs a current TOTP code or a recovery code. */
+/** Turn MFA off; needs the password and a current TOTP code or a recovery code. */
 export const MfaDisableRequest = Schema.Struct({
-  code: MfaCode
+  password: PasswordAttempt,
+  code: MfaCode,
+  signOutOtherSessions: Schema.optionalWith(
+    Schema.Boolean.annotations({ description: "Also end every other session of the account (default false)" }),
+    { default: () => false }
+  )
 }).annotations({ identifier: "MfaDisableRequest", parseOptions: { onExcessProperty: "error" } })
 
 /** Finish a login that answered `MfaRequired`. */

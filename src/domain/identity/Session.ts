@@ -4,6 +4,8 @@ import { Schema } from "effect"
 import { DateTimeField } from "../ModelFields.js"
 import { IpAddress, UserAgent } from "./ClientInfo.js"
 import { SessionId, UserId } from "./Ids.js"
+import { MfaCode } from "./Mfa.js"
+import { PasswordAttempt } from "./Password.js"
 
 /** The httpOnly cookie that carries the refresh token; it is never readable by scripts nor sent in a body. */
 export const REFRESH_COOKIE = "__Secure-parley_refresh"
@@ -26,6 +28,8 @@ export class Session extends Model.Class<Session>("Session")({
   userAgent: Model.FieldExcept("jsonCreate", "jsonUpdate")(Schema.NullOr(UserAgent)),
   ipAddress: Model.FieldExcept("jsonCreate", "jsonUpdate")(Schema.NullOr(IpAddress)),
   createdAt: Model.DateTimeInsertFromDate,
+  /** When the session last proved every factor of its user: its sign-in, or a re-authentication. */
+  authenticatedAt: DateTimeField,
   /** When the session last refreshed its access token. */
   lastUsedAt: Model.DateTimeUpdateFromDate,
   /** When the refresh token stops working however often it is used (absolute lifetime). */
@@ -60,4 +64,30 @@ export class SessionNotFound extends Schema.TaggedError<SessionNotFound>()(
   "SessionNotFound",
   { sessionId: Schema.String, message: Schema.String },
   HttpApiSchema.annotations({ status: 404 })
+) {}
+
+/**
+ * Prove every factor again: the password, and a code (TOTP or recovery) when
+ * the account has MFA. Ending other sessions needs this within 10 minutes.
+ */
+export const ReauthenticateRequest = Schema.Struct({
+  password: PasswordAttempt,
+  code: Schema.optional(MfaCode)
+}).annotations({ identifier: "ReauthenticateRequest", parseOptions: { onExcessProperty: "error" } })
+
+/** The session proved every factor now; it counts as recent until `recentUntil`. */
+export const Reauthenticated = Schema.Struct({
+  authenticatedAt: Schema.DateTimeUtc,
+  recentUntil: Schema.DateTimeUtc
+}).annotations({ identifier: "Reauthenticated" })
+
+/**
+ * Ending other sessions needs a session that proved every factor recently:
+ * sign in again or call `POST /v1/auth/reauthenticate`, then retry. So a stolen
+ * session cannot sign its rightful owner out.
+ */
+export class ReauthenticationRequired extends Schema.TaggedError<ReauthenticationRequired>()(
+  "ReauthenticationRequired",
+  { maxAgeSeconds: Schema.Number, message: Schema.String },
+  HttpApiSchema.annotations({ status: 403 })
 ) {}

@@ -12,3 +12,10 @@ export const SESSION_IDLE_TIMEOUT_SECONDS = 7 * 24 * 3600
 
 /** How long an MFA enrolment waits for its first code, in seconds (10 minutes). */
 export const MFA_ENROLMENT_TTL_SECONDS = 600
+
+/**
+ * How recently a session must have proved every factor of its user (at
+ * sign-in, or with `POST /v1/auth/reauthenticate`) to end the user's other
+ * sessions, in seconds (10 minutes).
+ */
+export const RECENT_AUTHENTICATION_SECONDS = 600

@@ -12,8 +12,8 @@ export const DisplayName = Schema.Trim.pipe(
 )
 
 /**
- * A person with an account. The password is stored only as an argon2id hash;
- * the TOTP seed and recovery codes live in their own, encrypted, rows.
+ * A person with an account. The password is stored only as a scrypt hash, the
+ * TOTP seed sealed with the master key, recovery codes as hashes.
  */
 export class User extends Model.Class<User>("User")({
   id: Model.Generated(UserId),
@@ -38,6 +38,16 @@ export class EmailTaken extends Schema.TaggedError<EmailTaken>()(
 /** The action needs a verified email address; `resend-verification` mails a new link. */
 export class EmailNotVerified extends Schema.TaggedError<EmailNotVerified>()(
   "EmailNotVerified",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 403 })
+) {}
+
+/**
+ * An operator disabled this account (`parley users disable`): it cannot sign
+ * in. Answered only after the right password, so it tells nothing to a guesser.
+ */
+export class AccountDisabled extends Schema.TaggedError<AccountDisabled>()(
+  "AccountDisabled",
   { message: Schema.String },
   HttpApiSchema.annotations({ status: 403 })
 ) {}

@@ -1,11 +1,12 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { WorkspaceRepo } from "../../persistence/identity/WorkspaceRepo.js"
 import { Accounts } from "../../services/identity/Accounts.js"
 import { Sessions } from "../../services/identity/Sessions.js"
 import { pageFrom } from "../../services/identity/Workspaces.js"
 import { Api } from "../Api.js"
 import { RequestOrigin } from "../RequestOrigin.js"
+import { clearSessionCookies } from "./SessionCookies.js"
 import { currentUser } from "./SignedInResponse.js"
 
 export const AccountHttpLive = HttpApiBuilder.group(Api, "account", (handlers) =>
@@ -30,9 +31,25 @@ export const AccountHttpLive = HttpApiBuilder.group(Api, "account", (handlers) =
           const user = yield* currentUser
           return pageFrom(yield* sessions.list(user.userId, user.sessionId), urlParams)
         }))
+      .handle("reauthenticate", ({ payload, request }) =>
+        Effect.gen(function*() {
+          const user = yield* currentUser
+          const proof = { password: payload.password, code: Option.fromNullable(payload.code) }
+          return yield* accounts.reauthenticate(user.userId, user.sessionId, proof, yield* origins.of(request))
+        }))
+      .handle("changePassword", ({ payload, request }) =>
+        Effect.gen(function*() {
+          const user = yield* currentUser
+          return yield* accounts.changePassword(user.userId, user.sessionId, {
+            proof: { password: payload.currentPassword, code: Option.fromNullable(payload.code) },
+            newPassword: payload.newPassword,
+            signOutOthers: payload.signOutOtherSessions
+          }, yield* origins.of(request))
+        }))
       .handle("deleteSession", ({ path, request }) =>
         Effect.gen(function*() {
           const user = yield* currentUser
-          yield* sessions.endOne(user.userId, path.id, yield* origins.of(request))
+          yield* sessions.endOne(user.userId, path.id, user.sessionId, yield* origins.of(request))
+          if (path.id === user.sessionId) yield* clearSessionCookies
         }))
   }))

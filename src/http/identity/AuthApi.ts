@@ -5,13 +5,14 @@ import { InvalidToken, TokenExpired } from "../../domain/identity/OneTimeToken.j
 import { WeakPassword } from "../../domain/identity/Password.js"
 import { ForgotPasswordRequest, ResetPasswordRequest } from "../../domain/identity/PasswordReset.js"
 import {
+  ReauthenticationRequired,
   REFRESH_COOKIE,
   REFRESH_COOKIE_PATH,
   RevokeSessionsParams,
   SessionsRevoked
 } from "../../domain/identity/Session.js"
 import { SignupRequest } from "../../domain/identity/Signup.js"
-import { EmailTaken } from "../../domain/identity/User.js"
+import { AccountDisabled, EmailTaken } from "../../domain/identity/User.js"
 import { ACCESS_COOKIE, Authentication } from "../middleware/Authentication.js"
 import { transformOperation } from "../OperationTransform.js"
 import { requires } from "../RequiredAccess.js"
@@ -57,11 +58,15 @@ export class AuthApi extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("revokeSessions", "/auth/revoke-sessions")
       .setUrlParams(RevokeSessionsParams)
       .addSuccess(SessionsRevoked)
+      .addError(ReauthenticationRequired)
       .annotate(OpenApi.Summary, "Sign out everywhere")
       .annotate(
         OpenApi.Description,
-        "Ends every session of the user (or every other one with `keepCurrent=true`); their access tokens stop " +
-          `working at once. When the current session ends too: ${clearsCookies}`
+        "Ends every session of the user; their access tokens stop working at once, on every node. " +
+          `${clearsCookies} With \`keepCurrent=true\` it ends every *other* session and keeps this one; that ` +
+          "needs this session to have proved every factor in the last 10 minutes (its sign-in or " +
+          "`POST /v1/auth/reauthenticate`), else `ReauthenticationRequired`, so a stolen session cannot sign its " +
+          "owner out."
       )
       .pipe(requires("account"))
   )
@@ -85,6 +90,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
       .setPayload(LoginRequest)
       .addSuccess(LoginResult)
       .addError(InvalidCredentials)
+      .addError(AccountDisabled)
       .annotate(OpenApi.Summary, "Sign in with email and password")
       .annotate(
         OpenApi.Description,

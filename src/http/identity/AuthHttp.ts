@@ -52,9 +52,10 @@ export const AuthHttpLive = HttpApiBuilder.group(Api, "auth", (handlers) =>
       .handle("revokeSessions", ({ request, urlParams }) =>
         Effect.gen(function*() {
           const user = yield* currentUser
-          const keep = urlParams.keepCurrent ? Option.some(user.sessionId) : Option.none()
-          const revoked = yield* sessions.revokeAll(user.userId, yield* origins.of(request), keep)
-          if (!urlParams.keepCurrent) yield* clearSessionCookies
+          const origin = yield* origins.of(request)
+          if (urlParams.keepCurrent) return { revoked: yield* sessions.endOthers(user.userId, user.sessionId, origin) }
+          const revoked = yield* sessions.revokeAll(user.userId, origin, Option.none())
+          yield* clearSessionCookies
           return { revoked }
         }))
       .handle("forgotPassword", ({ payload, request }) =>

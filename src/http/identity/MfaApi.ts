@@ -52,13 +52,15 @@ export class MfaApi extends HttpApiGroup.make("mfa")
     HttpApiEndpoint.post("disable", "/auth/mfa/disable")
       .setPayload(MfaDisableRequest)
       .addSuccess(HttpApiSchema.NoContent)
+      .addError(InvalidCredentials)
       .addError(InvalidMfaCode)
       .addError(MfaNotEnabled)
       .annotate(OpenApi.Summary, "Turn MFA off")
       .annotate(
         OpenApi.Description,
-        "Needs a current TOTP code or an unused recovery code. Removes the seed and the recovery codes. " +
-          "Rate limited per account."
+        "Needs the password and a current TOTP code or an unused recovery code (every factor, so a stolen " +
+          "session alone cannot weaken the account). Removes the seed and the recovery codes; with " +
+          "`signOutOtherSessions` it also ends every other session. Rate limited per account."
       )
       .pipe(requires("account"))
   )

@@ -23,7 +23,12 @@ export const MfaHttpLive = HttpApiBuilder.group(Api, "mfa", (handlers) =>
       .handle("disable", ({ payload, request }) =>
         Effect.gen(function*() {
           const user = yield* currentUser
-          yield* mfa.disable(user.userId, payload.code, yield* origins.of(request))
+          yield* mfa.disable(
+            user.userId,
+            { password: payload.password, code: payload.code, signOutOthers: payload.signOutOtherSessions },
+            user.sessionId,
+            yield* origins.of(request)
+          )
         }))
       .handle("challenge", ({ payload, request }) =>
         Effect.gen(function*() {

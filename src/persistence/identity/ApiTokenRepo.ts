@@ -73,6 +73,21 @@ export class ApiTokenRepo extends Effect.Service<ApiTokenRepo>()("parley/persist
           Effect.orDie,
           Effect.withSpan("ApiTokenRepo.revoke")
         ),
+      /**
+       * Revoke the live tokens a user created: all of them, or those of one
+       * workspace, or only those whose role is among `roles`. Answers what was revoked.
+       */
+      revokeCreatedBy: (
+        createdBy: UserId,
+        now: Date,
+        scope: { readonly workspaceId?: WorkspaceId; readonly roles?: ReadonlyArray<Role> } = {}
+      ) =>
+        sql<{ id: ApiTokenId; workspaceId: WorkspaceId; name: string; role: Role }>`
+          UPDATE api_tokens SET revoked_at = ${now}
+          WHERE created_by = ${createdBy} AND revoked_at IS NULL
+            ${scope.workspaceId !== undefined ? sql`AND workspace_id = ${scope.workspaceId}` : sql``}
+            ${scope.roles !== undefined ? sql`AND ${sql.in("role", scope.roles)}` : sql``}
+          RETURNING id, workspace_id, name, role`.pipe(Effect.orDie, Effect.withSpan("ApiTokenRepo.revokeCreatedBy")),
       touch: (id: ApiTokenId, now: Date) =>
         sql`UPDATE api_tokens SET last_used_at = ${now} WHERE id = ${id}`.pipe(
           Effect.asVoid,

@@ -9,6 +9,8 @@ export const SessionRow = Schema.Struct({
   userAgent: Schema.NullOr(Schema.String),
   ipAddress: Schema.NullOr(Schema.String),
   createdAt: Schema.DateFromSelf,
+  /** When the session last proved every factor of its user: its sign-in, or a re-authentication. */
+  authenticatedAt: Schema.DateFromSelf,
   lastUsedAt: Schema.DateFromSelf,
   expiresAt: Schema.DateFromSelf,
   revokedAt: Schema.NullOr(Schema.DateFromSelf),
@@ -61,6 +63,9 @@ export class SessionRepo extends Effect.Service<SessionRepo>()("parley/persisten
         sql`UPDATE sessions SET last_used_at = ${now} WHERE id = ${sessionId}`
       )
 
+    const markAuthenticated = (sessionId: SessionId, now: Date) =>
+      sql`UPDATE sessions SET authenticated_at = ${now} WHERE id = ${sessionId} AND revoked_at IS NULL`
+
     /** End sessions; answers the ids actually ended (those still active). */
     const revoke = (
       where: { readonly sessionId?: SessionId; readonly userId?: UserId; readonly except?: SessionId },
@@ -88,6 +93,12 @@ export class SessionRepo extends Effect.Service<SessionRepo>()("parley/persisten
         lockRefreshToken(hash).pipe(Effect.orDie, Effect.withSpan("SessionRepo.lockRefreshToken")),
       markUsed: (hash: string, sessionId: SessionId, now: Date) =>
         markUsed(hash, sessionId, now).pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("SessionRepo.markUsed")),
+      markAuthenticated: (sessionId: SessionId, now: Date) =>
+        markAuthenticated(sessionId, now).pipe(
+          Effect.asVoid,
+          Effect.orDie,
+          Effect.withSpan("SessionRepo.markAuthenticated")
+        ),
       revoke: (where: Parameters<typeof revoke>[0], reason: string, now: Date) =>
         revoke(where, reason, now).pipe(Effect.orDie, Effect.withSpan("SessionRepo.revoke"))
     } as const

@@ -17,6 +17,8 @@ export const UserRow = Schema.Struct({
   totpPendingSecret: Schema.NullOr(Schema.String),
   totpPendingExpiresAt: Schema.NullOr(Schema.DateFromSelf),
   totpLastStep: Schema.NullOr(Schema.NumberFromString),
+  /** Set by an operator (`parley users disable`): the account cannot sign in. */
+  disabledAt: Schema.NullOr(Schema.DateFromSelf),
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf
 })

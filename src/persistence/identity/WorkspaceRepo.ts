@@ -90,6 +90,13 @@ export class WorkspaceRepo extends Effect.Service<WorkspaceRepo>()("parley/persi
 
     return {
       findById: (id: WorkspaceId) => byId(id).pipe(Effect.orDie, Effect.withSpan("WorkspaceRepo.findById")),
+      /** Every workspace's id (operator commands that concern the whole installation). */
+      allIds: () =>
+        sql<{ id: WorkspaceId }>`SELECT id FROM workspaces ORDER BY id`.pipe(
+          Effect.map((rows) => rows.map((row) => row.id)),
+          Effect.orDie,
+          Effect.withSpan("WorkspaceRepo.allIds")
+        ),
       /** The user's workspaces with their role, oldest membership first. */
       membershipsOf: (userId: UserId) =>
         membershipsOf(userId).pipe(

@@ -5,6 +5,7 @@
  * workspace's admins see what happened to their members' accounts.
  */
 import { Effect, Option } from "effect"
+import type { AuditActor } from "../../domain/identity/Actor.js"
 import type { UserId } from "../../domain/identity/Ids.js"
 import { UserRepo } from "../../persistence/identity/UserRepo.js"
 import { WorkspaceRepo } from "../../persistence/identity/WorkspaceRepo.js"
@@ -20,19 +21,25 @@ export class AccountAudit extends Effect.Service<AccountAudit>()("parley/service
     const users = yield* UserRepo
     const workspaces = yield* WorkspaceRepo
 
-    /** Record an event of a user's account, acted by that user, in each of their workspaces. */
-    const record = Effect.fn("AccountAudit.record")(function*(userId: UserId, origin: Origin, event: AccountEvent) {
-      const user = yield* users.findById(userId)
-      const memberships = yield* workspaces.membershipsOf(userId)
-      yield* log.appendMany(memberships.map((membership) => membership.workspace.id), {
-        ...event,
-        actor: { kind: "user", userId },
-        actorDisplay: Option.match(user, { onNone: () => "a deleted user", onSome: (u) => u.displayName }),
-        traceId: origin.traceId,
-        ipAddress: origin.ipAddress,
-        userAgent: origin.userAgent
-      })
-    })
+    /**
+     * Record an event of a user's account in each of their workspaces, acted by
+     * that user unless `by` says otherwise (an operator's command is `system`).
+     */
+    const record = Effect.fn("AccountAudit.record")(
+      function*(userId: UserId, origin: Origin, event: AccountEvent, by?: { actor: AuditActor; display: string }) {
+        const user = yield* users.findById(userId)
+        const memberships = yield* workspaces.membershipsOf(userId)
+        yield* log.appendMany(memberships.map((membership) => membership.workspace.id), {
+          ...event,
+          actor: by?.actor ?? { kind: "user", userId },
+          actorDisplay: by?.display ??
+            Option.match(user, { onNone: () => "a deleted user", onSome: (u) => u.displayName }),
+          traceId: origin.traceId,
+          ipAddress: origin.ipAddress,
+          userAgent: origin.userAgent
+        })
+      }
+    )
 
     return { record } as const
   })

@@ -11,14 +11,15 @@ import { v7 as uuidv7 } from "uuid"
 import { PublicUrl } from "../../config/Settings.js"
 import { passwordResetEmail, securityNoticeEmail, verificationEmail } from "../../domain/identity/Emails.js"
 import { EMAIL_VERIFICATION_TTL_SECONDS } from "../../domain/identity/EmailVerification.js"
-import type { UserId, WorkspaceId } from "../../domain/identity/Ids.js"
+import type { SessionId, UserId, WorkspaceId } from "../../domain/identity/Ids.js"
 import { InvalidCredentials, MFA_CHALLENGE_TTL_SECONDS } from "../../domain/identity/Login.js"
 import { InvalidToken, TokenExpired } from "../../domain/identity/OneTimeToken.js"
 import { WeakPassword } from "../../domain/identity/Password.js"
 import { passwordWeakness } from "../../domain/identity/PasswordPolicy.js"
 import { PASSWORD_RESET_TTL_SECONDS } from "../../domain/identity/PasswordReset.js"
+import { RECENT_AUTHENTICATION_SECONDS } from "../../domain/identity/SessionPolicy.js"
 import type { SignupRequest } from "../../domain/identity/Signup.js"
-import { EmailTaken } from "../../domain/identity/User.js"
+import { AccountDisabled, EmailTaken } from "../../domain/identity/User.js"
 import { type OneTimePurpose, OneTimeTokenRepo } from "../../persistence/identity/OneTimeTokenRepo.js"
 import { toUser, UserRepo, type UserRow } from "../../persistence/identity/UserRepo.js"
 import { WorkspaceRepo } from "../../persistence/identity/WorkspaceRepo.js"
@@ -28,6 +29,7 @@ import { generateToken, hashToken } from "../OpaqueTokens.js"
 import { PasswordHasher } from "../PasswordHasher.js"
 import { RateLimiter } from "../RateLimiter.js"
 import { AccountAudit } from "./AccountAudit.js"
+import { Factors, type Proof } from "./Factors.js"
 import { IdentityDirectory } from "./IdentityDirectory.js"
 import type { Origin } from "./Origin.js"
 import * as Rules from "./RateRules.js"
@@ -55,6 +57,7 @@ export class Accounts extends Effect.Service<Accounts>()("parley/services/identi
     const limiter = yield* RateLimiter
     const mailer = yield* Mailer
     const sessions = yield* Sessions
+    const factors = yield* Factors
     const directory = yield* IdentityDirectory
     const audit = yield* AccountAudit
     const log = yield* AuditLog
@@ -175,6 +178,15 @@ export class Accounts extends Effect.Service<Accounts>()("parley/services/identi
           return yield* Effect.fail(invalidCredentials)
         }
         yield* limiter.reset(Rules.loginFailuresPerAccountAndAddress, pairKey)
+        if (user.value.disabledAt !== null) {
+          yield* audit.record(user.value.id, origin, {
+            action: "auth.login.refused",
+            resourceType: "user",
+            resourceId: user.value.id,
+            summary: { before: null, after: { reason: "account-disabled" } }
+          })
+          return yield* new AccountDisabled({ message: "This account is disabled; ask the operator of this Parley" })
+        }
         if (hasher.needsRehash(user.value.passwordHash)) {
           yield* users.update(user.value.id, { passwordHash: yield* hasher.hash(password) }, yield* now)
         }
@@ -229,7 +241,7 @@ export class Accounts extends Effect.Service<Accounts>()("parley/services/identi
       yield* limiter.consume(Rules.resendVerificationPerAddress, origin.ipAddress ?? "unknown")
       yield* limiter.consume(Rules.resendVerificationPerEmail, email)
       const user = yield* users.findByEmail(email)
-      if (Option.isNone(user) || user.value.emailVerifiedAt !== null) return
+      if (Option.isNone(user) || user.value.emailVerifiedAt !== null || user.value.disabledAt !== null) return
       const token = yield* Effect.gen(function*() {
         const at = yield* now
         yield* oneTime.spendAll(user.value.id, "email-verification", at)
@@ -245,7 +257,7 @@ export class Accounts extends Effect.Service<Accounts>()("parley/services/identi
       yield* limiter.consume(Rules.forgotPasswordPerAddress, origin.ipAddress ?? "unknown")
       yield* limiter.consume(Rules.forgotPasswordPerEmail, email)
       const user = yield* users.findByEmail(email)
-      if (Option.isNone(user)) return
+      if (Option.isNone(user) || user.value.disabledAt !== null) return
       const token = yield* Effect.gen(function*() {
         const at = yield* now
         yield* oneTime.spendAll(user.value.id, "password-reset", at)
@@ -291,11 +303,96 @@ export class Accounts extends Effect.Service<Accounts>()("parley/services/identi
       }
     )
 
+    /**
+     * Change the password of a signed-in user: every factor (the current
+     * password, and a code when MFA is on), a new password that passes the
+     * policy, then outstanding reset links stop working and, by default, every
+     * other session ends. A notice is mailed.
+     */
+    const changePassword = Effect.fn("Accounts.changePassword")(
+      function*(
+        userId: UserId,
+        current: SessionId,
+        request: {
+          readonly proof: Proof
+          readonly newPassword: Redacted.Redacted<string>
+          readonly signOutOthers: boolean
+        },
+        origin: Origin
+      ) {
+        const before = Option.getOrThrow(yield* users.findById(userId))
+        yield* weakness(request.newPassword, before.email)
+        const passwordHash = yield* hasher.hash(request.newPassword)
+        const changed = yield* factors.prove(userId, request.proof, (user, at) =>
+          Effect.gen(function*() {
+            yield* users.update(userId, { passwordHash, passwordChangedAt: at }, at)
+            yield* oneTime.spendAll(userId, "password-reset", at)
+            const sessionsEnded = request.signOutOthers
+              ? yield* sessions.revokeAll(userId, origin, Option.some(current), "password-changed")
+              : 0
+            yield* sessions.reauthenticated(current, at)
+            yield* audit.record(userId, origin, {
+              action: "auth.password.changed",
+              resourceType: "user",
+              resourceId: userId,
+              summary: { before: null, after: { sessionsEnded } }
+            })
+            return { user, at, sessionsEnded }
+          }))
+        yield* sendInBackground(securityNoticeEmail({
+          to: changed.user.email,
+          displayName: changed.user.displayName,
+          event: "password-changed",
+          at: DateTime.unsafeFromDate(changed.at)
+        }))
+        return { sessionsEnded: changed.sessionsEnded }
+      }
+    )
+
+    /** Prove every factor again, so the current session counts as recently authenticated. */
+    const reauthenticate = Effect.fn("Accounts.reauthenticate")(
+      function*(userId: UserId, current: SessionId, proof: Proof, origin: Origin) {
+        const at = yield* factors.prove(userId, proof, (_, at) =>
+          Effect.gen(function*() {
+            yield* sessions.reauthenticated(current, at)
+            yield* audit.record(userId, origin, {
+              action: "auth.reauthenticated",
+              resourceType: "session",
+              resourceId: current,
+              summary: { before: null, after: null }
+            })
+            return at
+          })).pipe(
+            Effect.tapErrorTag("InvalidCredentials", () =>
+              audit.record(userId, origin, {
+                action: "auth.reauthentication.failed",
+                resourceType: "session",
+                resourceId: current,
+                summary: { before: null, after: { reason: "wrong-password" } }
+              }))
+          )
+        return {
+          authenticatedAt: DateTime.unsafeFromDate(at),
+          recentUntil: DateTime.unsafeFromDate(new Date(at.getTime() + RECENT_AUTHENTICATION_SECONDS * 1000))
+        }
+      }
+    )
+
     /** The user as the API shows them. */
     const profile = Effect.fn("Accounts.profile")(function*(userId: UserId) {
       return toUser(Option.getOrThrow(yield* users.findById(userId)) as UserRow)
     })
 
-    return { signup, checkPassword, verifyEmail, resendVerification, forgotPassword, resetPassword, profile } as const
+    return {
+      signup,
+      checkPassword,
+      verifyEmail,
+      resendVerification,
+      forgotPassword,
+      resetPassword,
+      changePassword,
+      reauthenticate,
+      profile
+    } as const
   })
 }) {}

@@ -54,6 +54,7 @@ export type IdentityChange =
   | { readonly kind: "session"; readonly id: SessionId }
   | { readonly kind: "user"; readonly id: UserId }
   | { readonly kind: "token"; readonly id: ApiTokenId }
+  | { readonly kind: "everything" }
 
 class TimedCache<K, V> {
   private readonly entries = new Map<K, { readonly value: V; readonly at: number }>()
@@ -102,6 +103,8 @@ export class IdentityDirectory
             return grantCache.deleteWhere((id) => id === change.id)
           case "token":
             return tokenCache.deleteWhere((_, grant) => grant.tokenId === change.id)
+          case "everything":
+            return forgetAll()
         }
       }
       const forgetAll = () => {

@@ -24,6 +24,7 @@ import { AccessTokens } from "./AccessTokens.js"
 import { AccountAudit } from "./AccountAudit.js"
 import { Accounts } from "./Accounts.js"
 import { ApiTokens } from "./ApiTokens.js"
+import { Factors } from "./Factors.js"
 import { IdentityDirectory } from "./IdentityDirectory.js"
 import { Invitations } from "./Invitations.js"
 import { Mfa } from "./Mfa.js"
@@ -57,7 +58,7 @@ export const IdentityLive = Layer.mergeAll(
   ApiTokens.Default,
   RequestOrigin.Default
 ).pipe(
-  Layer.provideMerge(Layer.mergeAll(Sessions.Default, Workspaces.Default)),
+  Layer.provideMerge(Layer.mergeAll(Sessions.Default, Workspaces.Default, Factors.Default)),
   Layer.provideMerge(Layer.mergeAll(AccessTokens.Default, AccountAudit.Default, IdentityDirectory.Default)),
   Layer.provideMerge(SigningKeys.Default),
   Layer.provideMerge(Layer.mergeAll(Repositories, Primitives))

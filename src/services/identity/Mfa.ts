@@ -10,7 +10,6 @@ import { SqlClient } from "@effect/sql"
 import { Clock, DateTime, Effect, Option, Redacted } from "effect"
 import { type SecurityEvent, securityNoticeEmail } from "../../domain/identity/Emails.js"
 import type { SessionId, UserId } from "../../domain/identity/Ids.js"
-import { InvalidCredentials } from "../../domain/identity/Login.js"
 import {
   InvalidMfaCode,
   MfaAlreadyEnabled,
@@ -24,20 +23,17 @@ import { OneTimeTokenRepo } from "../../persistence/identity/OneTimeTokenRepo.js
 import { RecoveryCodeRepo } from "../../persistence/identity/RecoveryCodeRepo.js"
 import { UserRepo, type UserRow } from "../../persistence/identity/UserRepo.js"
 import { Mailer } from "../../providers/Mailer.js"
-import { generateRecoveryCode, hashToken, normaliseRecoveryCode } from "../OpaqueTokens.js"
-import { PasswordHasher } from "../PasswordHasher.js"
+import { generateRecoveryCode, hashToken } from "../OpaqueTokens.js"
 import { RateLimiter } from "../RateLimiter.js"
 import { SecretBox } from "../SecretBox.js"
 import { Totp } from "../Totp.js"
 import { AccountAudit } from "./AccountAudit.js"
+import { Factors, isTotpCode, TOTP_SEAL_CONTEXT } from "./Factors.js"
 import type { Origin } from "./Origin.js"
 import * as Rules from "./RateRules.js"
 import { Sessions } from "./Sessions.js"
 
-const SEAL_CONTEXT = "totp-secret"
 const ISSUER = "Parley"
-
-const isTotpCode = (code: string) => /^\d{6}$/.test(code)
 
 export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
   effect: Effect.gen(function*() {
@@ -46,8 +42,8 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
     const codes = yield* RecoveryCodeRepo
     const oneTime = yield* OneTimeTokenRepo
     const totp = yield* Totp
+    const factors = yield* Factors
     const box = yield* SecretBox
-    const hasher = yield* PasswordHasher
     const limiter = yield* RateLimiter
     const sessions = yield* Sessions
     const audit = yield* AccountAudit
@@ -64,50 +60,33 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
 
     const lockUser = (userId: UserId) => Effect.map(users.lockById(userId), Option.getOrThrow)
 
-    /**
-     * Check a code against a user (locked): a TOTP code of a step not used
-     * before (the step is then kept), or an unused recovery code (then spent).
-     */
-    const acceptCode = (user: UserRow, code: string, at: Date) =>
-      Effect.gen(function*() {
-        if (isTotpCode(code)) {
-          if (user.totpSecret === null) return false
-          const secret = yield* Effect.orDie(box.openString(user.totpSecret, SEAL_CONTEXT))
-          const step = yield* totp.verify({ secret, code, at, lastUsedStep: user.totpLastStep })
-          if (Option.isNone(step)) return false
-          yield* users.update(user.id, { totpLastStep: step.value }, at)
-          return true
-        }
-        return yield* codes.spend(user.id, hashToken(normaliseRecoveryCode(code)), at)
-      })
+    const alreadyOn = new MfaAlreadyEnabled({ message: "MFA is already on; disable it first to enrol anew" })
 
-    /** Begin enrolment: a new seed, pending until verified. */
+    /** Begin enrolment (the password proves the caller is the user): a new seed, pending until verified. */
     const enroll = Effect.fn("Mfa.enroll")(function*(userId: UserId, password: Redacted.Redacted<string>) {
-      yield* limiter.consume(Rules.passwordChecksPerUser, userId)
-      return yield* Effect.gen(function*() {
-        const at = yield* now
-        const user = yield* lockUser(userId)
-        if (user.mfaEnabledAt !== null) {
-          return yield* new MfaAlreadyEnabled({ message: "MFA is already on; disable it first to enrol anew" })
-        }
-        if (!(yield* hasher.verify(password, user.passwordHash))) {
-          return yield* new InvalidCredentials({ message: "The password is wrong" })
-        }
-        const secret = totp.generateSecret()
-        yield* users.update(userId, {
-          totpPendingSecret: yield* box.seal(secret, SEAL_CONTEXT),
-          totpPendingExpiresAt: new Date(at.getTime() + MFA_ENROLMENT_TTL_SECONDS * 1000)
-        }, at)
-        return {
-          secret: Redacted.make(secret),
-          otpauthUri: Redacted.make(totp.uri({ secret, accountName: user.email, issuer: ISSUER })),
-          issuer: ISSUER,
-          accountName: user.email,
-          algorithm: "SHA1",
-          digits: 6,
-          period: 30
-        } as const
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      if (Option.getOrThrow(yield* users.findById(userId)).mfaEnabledAt !== null) return yield* Effect.fail(alreadyOn)
+      const proof = { password, code: Option.none() }
+      return yield* factors.prove(userId, proof, (user, at) =>
+        Effect.gen(function*() {
+          if (user.mfaEnabledAt !== null) return yield* Effect.fail(alreadyOn)
+          const secret = totp.generateSecret()
+          yield* users.update(userId, {
+            totpPendingSecret: yield* box.seal(secret, TOTP_SEAL_CONTEXT),
+            totpPendingExpiresAt: new Date(at.getTime() + MFA_ENROLMENT_TTL_SECONDS * 1000)
+          }, at)
+          return {
+            secret: Redacted.make(secret),
+            otpauthUri: Redacted.make(totp.uri({ secret, accountName: user.email, issuer: ISSUER })),
+            issuer: ISSUER,
+            accountName: user.email,
+            algorithm: "SHA1",
+            digits: 6,
+            period: 30
+          } as const
+        })).pipe(
+          // A code is asked for only when MFA is on: then the answer is that it already is.
+          Effect.catchTag("InvalidMfaCode", () => Effect.fail(alreadyOn))
+        )
     })
 
     /** Finish enrolment with a first code: MFA on, recovery codes issued, other sessions ended. */
@@ -123,7 +102,7 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
           ) {
             return yield* new MfaNotEnrolled({ message: "Enrol first: the enrolment is missing or has expired" })
           }
-          const secret = yield* Effect.orDie(box.openString(user.totpPendingSecret, SEAL_CONTEXT))
+          const secret = yield* Effect.orDie(box.openString(user.totpPendingSecret, TOTP_SEAL_CONTEXT))
           const step = yield* totp.verify({ secret, code: Redacted.value(code), at, lastUsedStep: null })
           if (Option.isNone(step)) return yield* Effect.fail(wrongCode)
           const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, generateRecoveryCode)
@@ -159,30 +138,39 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
       }
     )
 
-    /** Turn MFA off with a current code or a recovery code. */
+    /**
+     * Turn MFA off: the password and a current code or a recovery code (every
+     * factor, so a stolen session cannot weaken the account); optionally end
+     * the user's other sessions.
+     */
     const disable = Effect.fn("Mfa.disable")(
-      function*(userId: UserId, code: Redacted.Redacted<string>, origin: Origin) {
+      function*(
+        userId: UserId,
+        request: { password: Redacted.Redacted<string>; code: Redacted.Redacted<string>; signOutOthers: boolean },
+        current: SessionId,
+        origin: Origin
+      ) {
         yield* limiter.consume(Rules.mfaAttemptsPerAddress, origin.ipAddress ?? "unknown")
-        yield* Rules.refuseWhenOver(limiter, Rules.mfaFailuresPerAccount, userId)
-        const outcome = yield* Effect.gen(function*() {
-          const at = yield* now
-          const user = yield* lockUser(userId)
-          if (user.mfaEnabledAt === null) return yield* new MfaNotEnabled({ message: "MFA is not on" })
-          if (!(yield* acceptCode(user, Redacted.value(code), at))) return { ok: false as const }
-          yield* users.update(userId, { totpSecret: null, mfaEnabledAt: null, totpLastStep: null }, at)
-          yield* codes.replace(userId, [])
-          yield* audit.record(userId, origin, {
-            action: "auth.mfa.disabled",
-            resourceType: "user",
-            resourceId: userId,
-            summary: { before: { mfaEnabled: true }, after: { mfaEnabled: false } }
-          })
-          return { ok: true as const, user, at }
-        }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
-        if (!outcome.ok) {
-          yield* limiter.consume(Rules.mfaFailuresPerAccount, userId).pipe(Effect.ignore)
-          return yield* Effect.fail(wrongCode)
-        }
+        const outcome = yield* factors.prove(
+          userId,
+          { password: request.password, code: Option.some(request.code) },
+          (user, at) =>
+            Effect.gen(function*() {
+              if (user.mfaEnabledAt === null) return yield* new MfaNotEnabled({ message: "MFA is not on" })
+              yield* users.update(userId, { totpSecret: null, mfaEnabledAt: null, totpLastStep: null }, at)
+              yield* codes.replace(userId, [])
+              const sessionsEnded = request.signOutOthers
+                ? yield* sessions.revokeAll(userId, origin, Option.some(current), "mfa-disabled")
+                : 0
+              yield* audit.record(userId, origin, {
+                action: "auth.mfa.disabled",
+                resourceType: "user",
+                resourceId: userId,
+                summary: { before: { mfaEnabled: true }, after: { mfaEnabled: false, sessionsEnded } }
+              })
+              return { user, at }
+            })
+        )
         yield* notify(outcome.user, "mfa-disabled", outcome.at)
       }
     )
@@ -208,7 +196,7 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
           )
         }
         const user = yield* lockUser(token.value.userId)
-        if (!(yield* acceptCode(user, code, at))) {
+        if (!(yield* factors.acceptCode(user, code, at))) {
           yield* audit.record(user.id, origin, {
             action: "auth.mfa.challenge-failed",
             resourceType: "user",

@@ -10,8 +10,12 @@ import { Clock, DateTime, Effect, Option } from "effect"
 import { v7 as uuidv7 } from "uuid"
 import type { SessionId, UserId } from "../../domain/identity/Ids.js"
 import { InvalidToken, TokenExpired } from "../../domain/identity/OneTimeToken.js"
-import { Session, SessionNotFound } from "../../domain/identity/Session.js"
-import { SESSION_IDLE_TIMEOUT_SECONDS, SESSION_MAX_AGE_SECONDS } from "../../domain/identity/SessionPolicy.js"
+import { ReauthenticationRequired, Session, SessionNotFound } from "../../domain/identity/Session.js"
+import {
+  RECENT_AUTHENTICATION_SECONDS,
+  SESSION_IDLE_TIMEOUT_SECONDS,
+  SESSION_MAX_AGE_SECONDS
+} from "../../domain/identity/SessionPolicy.js"
 import { SessionRepo, type SessionRow } from "../../persistence/identity/SessionRepo.js"
 import { generateToken, hashToken } from "../OpaqueTokens.js"
 import { AccessTokens } from "./AccessTokens.js"
@@ -75,6 +79,7 @@ export class Sessions extends Effect.Service<Sessions>()("parley/services/identi
           userAgent: origin.userAgent,
           ipAddress: origin.ipAddress,
           createdAt: at,
+          authenticatedAt: at,
           lastUsedAt: at,
           expiresAt: new Date(at.getTime() + SESSION_MAX_AGE_SECONDS * 1000)
         }
@@ -180,6 +185,7 @@ export class Sessions extends Effect.Service<Sessions>()("parley/services/identi
         userAgent: row.userAgent,
         ipAddress: row.ipAddress,
         createdAt: DateTime.unsafeFromDate(row.createdAt),
+        authenticatedAt: DateTime.unsafeFromDate(row.authenticatedAt),
         lastUsedAt: DateTime.unsafeFromDate(row.lastUsedAt),
         expiresAt: DateTime.unsafeFromDate(row.expiresAt)
       }),
@@ -192,20 +198,56 @@ export class Sessions extends Effect.Service<Sessions>()("parley/services/identi
       return rows.map((row) => toSession(row, current))
     })
 
-    /** End one of the user's own sessions. */
-    const endOne = Effect.fn("Sessions.endOne")(function*(userId: UserId, sessionId: SessionId, origin: Origin) {
-      const ended = yield* end({ sessionId, userId }, "ended-by-user", userId)
-      if (ended === 0) {
-        return yield* new SessionNotFound({ sessionId, message: "You have no live session with this id" })
-      }
-      yield* audit.record(userId, origin, {
-        action: "auth.session.ended",
-        resourceType: "session",
-        resourceId: sessionId,
-        summary: { before: null, after: null }
+    /**
+     * Refuse unless the current session proved every factor recently (its
+     * sign-in or a re-authentication), so a stolen session cannot sign its
+     * rightful owner out of their other sessions.
+     */
+    const requireRecentAuthentication = (current: SessionId) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const session = yield* repo.findById(current)
+        const recent = Option.exists(
+          session,
+          (row) => row.authenticatedAt.getTime() + RECENT_AUTHENTICATION_SECONDS * 1000 > at.getTime()
+        )
+        if (!recent) {
+          return yield* new ReauthenticationRequired({
+            maxAgeSeconds: RECENT_AUTHENTICATION_SECONDS,
+            message: "Confirm your password (and code) at POST /v1/auth/reauthenticate, then try again"
+          })
+        }
       })
-    }, (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)))
 
-    return { start, refresh, logout, revokeAll, list, endOne } as const
+    /** Record that a session just proved every factor again (run inside the transaction that checked them). */
+    const reauthenticated = (sessionId: SessionId, at: Date) => repo.markAuthenticated(sessionId, at)
+
+    /** End one of the user's own sessions; another than the current one needs a recent authentication. */
+    const endOne = Effect.fn("Sessions.endOne")(
+      function*(userId: UserId, sessionId: SessionId, current: SessionId, origin: Origin) {
+        if (sessionId !== current) yield* requireRecentAuthentication(current)
+        const ended = yield* end({ sessionId, userId }, "ended-by-user", userId)
+        if (ended === 0) {
+          return yield* new SessionNotFound({ sessionId, message: "You have no live session with this id" })
+        }
+        yield* audit.record(userId, origin, {
+          action: "auth.session.ended",
+          resourceType: "session",
+          resourceId: sessionId,
+          summary: { before: null, after: null }
+        })
+      },
+      (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+    )
+
+    /** Sign out every other session of the user; needs a recent authentication. */
+    const endOthers = Effect.fn("Sessions.endOthers")(
+      function*(userId: UserId, current: SessionId, origin: Origin) {
+        yield* requireRecentAuthentication(current)
+        return yield* revokeAll(userId, origin, Option.some(current))
+      }
+    )
+
+    return { start, refresh, logout, revokeAll, list, endOne, endOthers, reauthenticated } as const
   })
 }) {}

@@ -2,18 +2,20 @@
  * Workspaces and their members. Owner rules: only an owner grants the owner
  * role or changes or removes another owner, and a workspace always keeps at
  * least one owner. Role changes reach every node at once (announced), so a
- * demoted member loses access on their next request.
+ * demoted member loses access on their next request, and the API tokens they
+ * made never keep more than they have.
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, DateTime, Effect, Option } from "effect"
 import { v7 as uuidv7 } from "uuid"
-import type { Role } from "../../domain/Capability.js"
+import { type Role, rolesAbove } from "../../domain/Capability.js"
 import type { UserId, WorkspaceId } from "../../domain/identity/Ids.js"
 import { LastOwner, MemberNotFound } from "../../domain/identity/Membership.js"
 import { OwnerOnly } from "../../domain/identity/OwnerOnly.js"
 import { actorOf, type Principal } from "../../domain/identity/Principal.js"
 import { type WorkspaceMembership, WorkspaceSlugTaken } from "../../domain/identity/Workspace.js"
 import { type ListParams, pageOf } from "../../domain/Pagination.js"
+import { ApiTokenRepo } from "../../persistence/identity/ApiTokenRepo.js"
 import { toWorkspace, WorkspaceRepo } from "../../persistence/identity/WorkspaceRepo.js"
 import { AuditLog } from "../AuditLog.js"
 import { IdentityDirectory } from "./IdentityDirectory.js"
@@ -31,6 +33,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("parley/services/id
     const repo = yield* WorkspaceRepo
     const log = yield* AuditLog
     const directory = yield* IdentityDirectory
+    const tokens = yield* ApiTokenRepo
 
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
@@ -115,7 +118,8 @@ export class Workspaces extends Effect.Service<Workspaces>()("parley/services/id
             message: "The workspace must keep an owner: make someone else owner first"
           })
         }
-        yield* repo.setRole(principal.workspaceId, userId, role, yield* now)
+        const at = yield* now
+        yield* repo.setRole(principal.workspaceId, userId, role, at)
         yield* directory.announce({ kind: "user", id: userId })
         yield* record(principal, origin, {
           action: "member.role.changed",
@@ -123,11 +127,41 @@ export class Workspaces extends Effect.Service<Workspaces>()("parley/services/id
           resourceId: userId,
           summary: { before: { role: target.role }, after: { role } }
         })
+        yield* revokeTokensOf(principal, origin, userId, at, rolesAbove(role), "creator-role-lowered")
         const updated = (yield* repo.members(principal.workspaceId)).find((member) => member.userId === userId)
         return updated!
       },
       (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
     )
+
+    /**
+     * A member's API tokens never outlast their own access: when they leave or
+     * are removed, the tokens they created in the workspace are revoked; when
+     * their role is lowered, those whose role is now above theirs are.
+     */
+    const revokeTokensOf = (
+      principal: Principal,
+      origin: Origin,
+      userId: UserId,
+      at: Date,
+      roles: ReadonlyArray<Role> | undefined,
+      reason: string
+    ) =>
+      Effect.gen(function*() {
+        const revoked = yield* tokens.revokeCreatedBy(
+          userId,
+          at,
+          roles === undefined ? { workspaceId: principal.workspaceId } : { workspaceId: principal.workspaceId, roles }
+        )
+        yield* directory.announce(...revoked.map((token) => ({ kind: "token", id: token.id }) as const))
+        yield* Effect.forEach(revoked, (token) =>
+          record(principal, origin, {
+            action: "api-token.revoked",
+            resourceType: "api-token",
+            resourceId: token.id,
+            summary: { before: { name: token.name, role: token.role }, after: { reason } }
+          }), { discard: true })
+      })
 
     /** Remove a member (or leave, for oneself) under the owner rules. */
     const remove = Effect.fn("Workspaces.remove")(function*(principal: Principal, userId: UserId, origin: Origin) {
@@ -150,6 +184,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("parley/services/id
         resourceId: userId,
         summary: { before: { role: target.role }, after: null }
       })
+      yield* revokeTokensOf(principal, origin, userId, yield* now, undefined, "creator-removed")
     }, (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)))
 
     return { listOf, create, members, changeRole, remove, record } as const
