@@ -20,19 +20,20 @@ import { AccountAudit } from "../services/identity/AccountAudit.js"
 import { IdentityDirectory } from "../services/identity/IdentityDirectory.js"
 import { reportStartupFailure } from "./Startup.js"
 
-const AccountAdminLive = AccountAdmin.Default.pipe(
+/** The operator's service and what it needs but the database (no keys, no mailer). */
+export const AccountAdminServices = AccountAdmin.Default.pipe(
   Layer.provide(Layer.mergeAll(AccountAudit.Default, IdentityDirectory.Default)),
-  Layer.provideMerge(Layer.mergeAll(
+  Layer.provide(Layer.mergeAll(
     UserRepo.Default,
     SessionRepo.Default,
     OneTimeTokenRepo.Default,
     ApiTokenRepo.Default,
     WorkspaceRepo.Default,
     AuditLog.Default
-  )),
-  Layer.provide(MigratorLive),
-  Layer.provide(SqlLive)
+  ))
 )
+
+const AccountAdminLive = AccountAdminServices.pipe(Layer.provide(MigratorLive), Layer.provide(SqlLive))
 
 const run = <A, E extends { readonly _tag?: string; readonly message?: string }>(
   effect: Effect.Effect<A, E, AccountAdmin>

@@ -69,9 +69,9 @@ export const MfaEnabled = Schema.Struct({
 export const MfaDisableRequest = Schema.Struct({
   password: PasswordAttempt,
   code: MfaCode,
-  signOutOtherSessions: Schema.optionalWith(
-    Schema.Boolean.annotations({ description: "Also end every other session of the account (default false)" }),
-    { default: () => false }
+  // Optional rather than defaulted here, so the typed client may leave it out too; the default is applied by the handler.
+  signOutOtherSessions: Schema.optional(
+    Schema.Boolean.annotations({ description: "Also end every other session of the account (default false)" })
   )
 }).annotations({ identifier: "MfaDisableRequest", parseOptions: { onExcessProperty: "error" } })
 

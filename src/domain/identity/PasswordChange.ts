@@ -11,9 +11,9 @@ export const ChangePasswordRequest = Schema.Struct({
   currentPassword: PasswordAttempt,
   newPassword: Password,
   code: Schema.optional(MfaCode),
-  signOutOtherSessions: Schema.optionalWith(
-    Schema.Boolean.annotations({ description: "End every other session of the account (default true)" }),
-    { default: () => true }
+  // Optional rather than defaulted here, so the typed client may leave it out too; the default is applied by the handler.
+  signOutOtherSessions: Schema.optional(
+    Schema.Boolean.annotations({ description: "End every other session of the account (default true)" })
   )
 }).annotations({ identifier: "ChangePasswordRequest", parseOptions: { onExcessProperty: "error" } })
 

@@ -43,13 +43,12 @@ export const SessionInfo = Schema.Struct({
   current: Schema.Boolean
 }).annotations({ identifier: "SessionInfo" })
 
-/** The query of `revoke-sessions`. */
+/** The query of `revoke-sessions` (optional, so the typed client may leave it out; absent means false). */
 export const RevokeSessionsParams = Schema.Struct({
-  keepCurrent: Schema.optionalWith(
+  keepCurrent: Schema.optional(
     Schema.BooleanFromString.annotations({
       description: "Sign out every other session but keep this one (default false: sign out everywhere)"
-    }),
-    { default: () => false }
+    })
   )
 })
 

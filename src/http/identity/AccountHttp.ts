@@ -43,7 +43,7 @@ export const AccountHttpLive = HttpApiBuilder.group(Api, "account", (handlers) =
           return yield* accounts.changePassword(user.userId, user.sessionId, {
             proof: { password: payload.currentPassword, code: Option.fromNullable(payload.code) },
             newPassword: payload.newPassword,
-            signOutOthers: payload.signOutOtherSessions
+            signOutOthers: payload.signOutOtherSessions ?? true
           }, yield* origins.of(request))
         }))
       .handle("deleteSession", ({ path, request }) =>

@@ -53,7 +53,9 @@ export const AuthHttpLive = HttpApiBuilder.group(Api, "auth", (handlers) =>
         Effect.gen(function*() {
           const user = yield* currentUser
           const origin = yield* origins.of(request)
-          if (urlParams.keepCurrent) return { revoked: yield* sessions.endOthers(user.userId, user.sessionId, origin) }
+          if (urlParams.keepCurrent === true) {
+            return { revoked: yield* sessions.endOthers(user.userId, user.sessionId, origin) }
+          }
           const revoked = yield* sessions.revokeAll(user.userId, origin, Option.none())
           yield* clearSessionCookies
           return { revoked }

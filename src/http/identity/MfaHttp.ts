@@ -25,7 +25,7 @@ export const MfaHttpLive = HttpApiBuilder.group(Api, "mfa", (handlers) =>
           const user = yield* currentUser
           yield* mfa.disable(
             user.userId,
-            { password: payload.password, code: payload.code, signOutOthers: payload.signOutOtherSessions },
+            { password: payload.password, code: payload.code, signOutOthers: payload.signOutOtherSessions ?? false },
             user.sessionId,
             yield* origins.of(request)
           )
