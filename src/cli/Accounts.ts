@@ -17,12 +17,11 @@ import { MigratorLive, SqlLive } from "../persistence/Sql.js"
 import { AuditLog } from "../services/AuditLog.js"
 import { AccountAdmin } from "../services/identity/AccountAdmin.js"
 import { AccountAudit } from "../services/identity/AccountAudit.js"
-import { IdentityDirectory } from "../services/identity/IdentityDirectory.js"
 import { reportStartupFailure } from "./Startup.js"
 
-/** The operator's service and what it needs but the database (no keys, no mailer). */
+/** The operator's service and what it needs but the database (no keys, no mailer, no change listener). */
 export const AccountAdminServices = AccountAdmin.Default.pipe(
-  Layer.provide(Layer.mergeAll(AccountAudit.Default, IdentityDirectory.Default)),
+  Layer.provide(AccountAudit.Default),
   Layer.provide(Layer.mergeAll(
     UserRepo.Default,
     SessionRepo.Default,
@@ -82,14 +81,13 @@ const revoke = Command.make(
     all: Options.boolean("all").pipe(Options.withDescription("Sign every account out of every session"))
   },
   ({ all, email }) =>
-    run(Effect.gen(function*() {
-      const admin = yield* AccountAdmin
-      if (all === Option.isSome(email)) {
-        return yield* Effect.fail({ message: "Give either an email address or --all" })
-      }
-      const revoked = Option.isSome(email) ? yield* admin.signOutUser(email.value) : yield* admin.signOutEveryone()
-      return { revoked }
-    }))
+    all === Option.isSome(email)
+      ? reportStartupFailure(Effect.fail({ message: "Give either an email address or --all" }))
+      : run(Effect.flatMap(AccountAdmin, (admin) =>
+        Effect.map(
+          Option.isSome(email) ? admin.signOutUser(email.value) : admin.signOutEveryone(),
+          (revoked) => ({ revoked })
+        )))
 ).pipe(Command.withDescription("End sessions at once, on every node: one account's (email) or everyone's (--all)"))
 
 /** `parley sessions …` */

@@ -3,7 +3,7 @@
  * description. Layers read the ones they need; the README's configuration
  * table lists exactly these (a test holds the two together).
  */
-import { Config, Duration, LogLevel } from "effect"
+import { Config, ConfigError, Duration, Either, LogLevel } from "effect"
 
 /** `development` (the default) or `production` (secrets become mandatory). */
 export const Environment = Config.literal("development", "production")("PARLEY_ENV").pipe(
@@ -97,8 +97,23 @@ export const RequestTimeout = Config.duration("PARLEY_REQUEST_TIMEOUT").pipe(
   Config.withDescription("Handler time-out, e.g. '30 seconds'")
 )
 
-/** The least severe log level written. */
-export const LogLevelSetting = Config.logLevel("PARLEY_LOG_LEVEL").pipe(
+const logLevels: Record<string, LogLevel.LogLevel> = {
+  trace: LogLevel.Trace,
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warning: LogLevel.Warning,
+  warn: LogLevel.Warning,
+  error: LogLevel.Error
+}
+
+/** The least severe log level written: `Trace`, `Debug`, `Info`, `Warning` (or `Warn`) or `Error`, any case. */
+export const LogLevelSetting = Config.string("PARLEY_LOG_LEVEL").pipe(
+  Config.mapOrFail((value) => {
+    const level = logLevels[value.trim().toLowerCase()]
+    return level === undefined
+      ? Either.left(ConfigError.InvalidData([], `Expected Trace, Debug, Info, Warning or Error, not "${value}"`))
+      : Either.right(level)
+  }),
   Config.withDefault(LogLevel.Info),
   Config.withDescription("Trace | Debug | Info | Warning | Error")
 )

@@ -17,7 +17,7 @@ import { UserRepo, type UserRow } from "../../persistence/identity/UserRepo.js"
 import { WorkspaceRepo } from "../../persistence/identity/WorkspaceRepo.js"
 import { AuditLog } from "../AuditLog.js"
 import { AccountAudit, type AccountEvent } from "./AccountAudit.js"
-import { IdentityDirectory } from "./IdentityDirectory.js"
+import { announceChanges, type IdentityChange } from "./IdentityDirectory.js"
 import type { Origin } from "./Origin.js"
 
 /** No account has this email address. */
@@ -54,7 +54,9 @@ export class AccountAdmin extends Effect.Service<AccountAdmin>()("parley/service
     const oneTime = yield* OneTimeTokenRepo
     const tokens = yield* ApiTokenRepo
     const workspaces = yield* WorkspaceRepo
-    const directory = yield* IdentityDirectory
+    // The operator's process caches nothing: it only announces, so running nodes drop what changed.
+    const announce = (...changes: ReadonlyArray<IdentityChange>) =>
+      announceChanges(...changes).pipe(Effect.provideService(SqlClient.SqlClient, sql))
     const audit = yield* AccountAudit
     const log = yield* AuditLog
 
@@ -73,7 +75,7 @@ export class AccountAdmin extends Effect.Service<AccountAdmin>()("parley/service
     const endSessions = (userId: UserId, reason: string, at: Date) =>
       Effect.gen(function*() {
         const ended = yield* sessions.revoke({ userId }, reason, at)
-        yield* directory.announce(...ended.map((id) => ({ kind: "session", id }) as const))
+        yield* announce(...ended.map((id) => ({ kind: "session", id }) as const))
         return ended.length
       })
 
@@ -94,7 +96,7 @@ export class AccountAdmin extends Effect.Service<AccountAdmin>()("parley/service
         }
         const sessionsEnded = yield* endSessions(user.id, "account-disabled", at)
         const revoked = yield* tokens.revokeCreatedBy(user.id, at)
-        yield* directory.announce(
+        yield* announce(
           { kind: "user", id: user.id },
           ...revoked.map((token) => ({ kind: "token", id: token.id }) as const)
         )
@@ -119,7 +121,7 @@ export class AccountAdmin extends Effect.Service<AccountAdmin>()("parley/service
         const user = Option.getOrThrow(yield* users.lockById(found.id))
         if (user.disabledAt === null) return { userId: user.id, wasDisabled: false }
         yield* users.update(user.id, { disabledAt: null }, at)
-        yield* directory.announce({ kind: "user", id: user.id })
+        yield* announce({ kind: "user", id: user.id })
         yield* record(user.id, {
           action: "account.enabled",
           resourceType: "user",
@@ -151,7 +153,7 @@ export class AccountAdmin extends Effect.Service<AccountAdmin>()("parley/service
       return yield* Effect.gen(function*() {
         const at = yield* now
         const ended = yield* sessions.revoke({}, "ended-by-operator", at)
-        yield* directory.announce({ kind: "everything" })
+        yield* announce({ kind: "everything" })
         const by = operator()
         const all: ReadonlyArray<WorkspaceId> = yield* workspaces.allIds()
         yield* log.appendMany(all, {

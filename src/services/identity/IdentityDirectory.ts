@@ -56,6 +56,19 @@ export type IdentityChange =
   | { readonly kind: "token"; readonly id: ApiTokenId }
   | { readonly kind: "everything" }
 
+/**
+ * Announce identity changes to every node, without caching anything here (the
+ * operator's commands use it). Call it inside the transaction that makes the
+ * changes: the announcement is delivered when, and only if, it commits.
+ */
+export const announceChanges = (...changes: ReadonlyArray<IdentityChange>) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.forEach(
+      changes,
+      (change) => sql`SELECT pg_notify(${IDENTITY_CHANNEL}, ${JSON.stringify(change)})`,
+      { discard: true }
+    )).pipe(Effect.orDie, Effect.withSpan("IdentityDirectory.announce"))
+
 class TimedCache<K, V> {
   private readonly entries = new Map<K, { readonly value: V; readonly at: number }>()
   get(key: K, now: number): V | undefined {
@@ -224,15 +237,10 @@ export class IdentityDirectory
        * them: the announcement is delivered when, and only if, it commits.
        */
       const announce = (...changes: ReadonlyArray<IdentityChange>) =>
-        Effect.forEach(
-          changes,
-          (change) =>
-            Effect.zipRight(
-              Effect.sync(() => forget(change)),
-              sql`SELECT pg_notify(${IDENTITY_CHANNEL}, ${JSON.stringify(change)})`
-            ),
-          { discard: true }
-        ).pipe(Effect.orDie, Effect.withSpan("IdentityDirectory.announce"))
+        Effect.zipRight(
+          Effect.sync(() => changes.forEach(forget)),
+          announceChanges(...changes).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+        )
 
       return { liveSession, grantsOf, tokenGrant, announce } as const
     }),
