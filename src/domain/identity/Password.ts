@@ -55,12 +55,13 @@ export const PasswordAttempt = Schema.Redacted(
 })
 
 /** Why a new password was refused beyond its length. */
-export const WeakPasswordReason = Schema.Literal("common", "contains-email")
+export const WeakPasswordReason = Schema.Literal("common", "contains-email", "context-word")
 export type WeakPasswordReason = typeof WeakPasswordReason.Type
 
 /**
  * The new password is long enough but easy to guess: it is on the list of
- * common or breached passwords, or it contains the account's email address.
+ * common or breached passwords, it contains the account's email address, or
+ * it is made of words of this context (Parley, its roles, the user's names).
  */
 export class WeakPassword extends Schema.TaggedError<WeakPassword>()(
   "WeakPassword",

@@ -11,6 +11,29 @@ import type { WeakPasswordReason } from "./Password.js"
 /** zxcvbn's list of common passwords (about 49,000, all lower case), loaded once. */
 const commonPasswords: ReadonlySet<string> = new Set(dictionary["passwords-common"])
 
+/**
+ * Words of this context that a password must not be made of (ASVS 6.1.2): the
+ * product, its roles and its objects. A password built only from these, the
+ * user's own names and a few more characters is refused; one that merely
+ * contains a word among others ("parley is my favourite tool") is not.
+ */
+export const CONTEXT_WORDS: ReadonlyArray<string> = [
+  "parley",
+  "workspace",
+  "assistant",
+  "chatbot",
+  "agent",
+  "owner",
+  "admin",
+  "administrator",
+  "developer",
+  "editor",
+  "viewer"
+]
+
+/** How many letters and digits must remain once context words are taken out. */
+const MIN_BEYOND_CONTEXT = 8
+
 /** The shortest email local part worth looking for in a password; shorter ones match too much by chance. */
 const MIN_LOCAL_PART = 4
 
@@ -34,15 +57,40 @@ const localParts = (email: string): ReadonlyArray<string> => {
   return [local, untagged].filter((part) => part.length >= MIN_LOCAL_PART)
 }
 
+/** The words of a name worth looking for (4 characters or more), lower case. */
+const wordsOf = (name: string): ReadonlyArray<string> =>
+  name.normalize("NFC").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length >= 4)
+
+/**
+ * Whether the password is made of context words (and the user's own names)
+ * and little else: what remains, letters and digits only, is short or common.
+ */
+const isContextual = (lower: string, personal: ReadonlyArray<string>): boolean => {
+  const words = [...CONTEXT_WORDS, ...personal].sort((a, b) => b.length - a.length)
+  let rest = lower
+  for (const word of words) rest = rest.split(word).join("")
+  if (rest === lower) return false
+  const remainder = rest.replace(/[^\p{L}\p{N}]+/gu, "")
+  return remainder.length < MIN_BEYOND_CONTEXT || isCommon(remainder)
+}
+
 /**
  * Why `password` is too easy to guess for the account `email`, if it is:
  * `common` when it is on the common-password list (ignoring case, and with
  * any digits appended), `contains-email` when it contains the email's local
- * part (4 characters or more, ignoring case). Pure, and cheap enough for every signup.
+ * part (4 characters or more, ignoring case), `context-word` when it is made
+ * of {@link CONTEXT_WORDS} and the user's own names (`names`: display and
+ * workspace names) with fewer than 8 letters or digits besides, or a common
+ * password besides. Pure, and cheap enough for every signup.
  */
-export const passwordWeakness = (password: string, email: string): Option.Option<WeakPasswordReason> => {
+export const passwordWeakness = (
+  password: string,
+  email: string,
+  names: ReadonlyArray<string> = []
+): Option.Option<WeakPasswordReason> => {
   const lower = password.normalize("NFC").toLowerCase()
   if (isCommon(lower)) return Option.some("common")
   if (localParts(email).some((part) => lower.includes(part))) return Option.some("contains-email")
+  if (isContextual(lower, names.flatMap(wordsOf))) return Option.some("context-word")
   return Option.none()
 }

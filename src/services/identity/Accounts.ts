@@ -90,24 +90,26 @@ export class Accounts extends Effect.Service<Accounts>()("parley/services/identi
         return token
       })
 
-    const weakness = (password: Redacted.Redacted<string>, email: string) =>
-      Option.match(passwordWeakness(Redacted.value(password), email), {
+    const weaknessMessages = {
+      common: "This password is among the most common ones; choose another",
+      "contains-email": "A password must not contain your email address",
+      "context-word": "This password is made of words anyone could guess here (Parley, roles, your name); add more"
+    } as const
+
+    const weakness = (password: Redacted.Redacted<string>, email: string, names: ReadonlyArray<string> = []) =>
+      Option.match(passwordWeakness(Redacted.value(password), email, names), {
         onNone: () => Effect.void,
         onSome: (reason) =>
           Effect.fail(
-            new WeakPassword({
-              reason,
-              message: reason === "common"
-                ? "This password is among the most common ones; choose another"
-                : "A password must not contain your email address"
-            })
+            new WeakPassword({ reason, message: weaknessMessages[reason] })
           )
       })
 
     /** Create the user, their personal workspace (they own it) and a verification link; then sign them in. */
     const signup = Effect.fn("Accounts.signup")(function*(request: SignupRequest, origin: Origin) {
       yield* limiter.consume(Rules.signupsPerAddress, origin.ipAddress ?? "unknown")
-      yield* weakness(request.password, request.email)
+      const names = [request.displayName, request.workspaceName].filter((name) => name !== undefined)
+      yield* weakness(request.password, request.email, names)
       const passwordHash = yield* hasher.hash(request.password)
       const displayName = request.displayName ?? request.email.split("@")[0]!
       const workspaceName = request.workspaceName ?? `${displayName}'s workspace`
@@ -278,7 +280,7 @@ export class Accounts extends Effect.Service<Accounts>()("parley/services/identi
         const user = yield* Effect.gen(function*() {
           const { at, userId } = yield* spend(token, "password-reset")
           const row = Option.getOrThrow(yield* users.lockById(userId))
-          yield* weakness(password, row.email)
+          yield* weakness(password, row.email, [row.displayName])
           yield* users.update(userId, {
             passwordHash: yield* hasher.hash(password),
             passwordChangedAt: at,
@@ -321,7 +323,7 @@ export class Accounts extends Effect.Service<Accounts>()("parley/services/identi
         origin: Origin
       ) {
         const before = Option.getOrThrow(yield* users.findById(userId))
-        yield* weakness(request.newPassword, before.email)
+        yield* weakness(request.newPassword, before.email, [before.displayName])
         const passwordHash = yield* hasher.hash(request.newPassword)
         const changed = yield* factors.prove(userId, request.proof, (user, at) =>
           Effect.gen(function*() {

@@ -42,4 +42,21 @@ describe("passwordWeakness", () => {
     expect(passwordWeakness("alllowercaseletters", email)).toEqual(Option.none())
     expect(passwordWeakness("vélo rouge sous la pluie", email)).toEqual(Option.none())
   })
+
+  it("refuses a password made of context words and the user's names with little else", () => {
+    expect(passwordWeakness("Parley2024!", email)).toEqual(Option.some("context-word"))
+    expect(passwordWeakness("workspace-owner-admin", email)).toEqual(Option.some("context-word"))
+    expect(passwordWeakness("ParleyAssistant#1", email)).toEqual(Option.some("context-word"))
+    expect(passwordWeakness("parley + sunshine", email)).toEqual(Option.some("context-word"))
+    expect(passwordWeakness("Acme Robotics 2025", email, ["Acme Robotics"])).toEqual(Option.some("context-word"))
+    expect(passwordWeakness("margaret hamilton!!", email, ["Margaret Hamilton"])).toEqual(
+      Option.some("context-word")
+    )
+  })
+
+  it("accepts a password that merely contains a context word among enough else", () => {
+    expect(passwordWeakness("parley is my favourite tool", email)).toEqual(Option.none())
+    expect(passwordWeakness("Parley-8f3k2j9x", email)).toEqual(Option.none())
+    expect(passwordWeakness("acme robots sing at dawn", email, ["Acme Robotics"])).toEqual(Option.none())
+  })
 })
