@@ -10,7 +10,8 @@ import {
   NotImplemented,
   PayloadTooLarge,
   RateLimited,
-  Timeout
+  Timeout,
+  UnsupportedMediaType
 } from "../domain/HttpErrors.js"
 import { AiAgentConversationsApi } from "./aiAgents/AiAgentConversationsApi.js"
 import { AiAgentDraftsApi } from "./aiAgents/AiAgentDraftsApi.js"
@@ -105,6 +106,7 @@ export class Api extends HttpApi.make("parley")
   .add(PublicChannelsApi)
   .addError(MalformedBody)
   .addError(PayloadTooLarge)
+  .addError(UnsupportedMediaType)
   .addError(RateLimited)
   .addError(NotImplemented)
   .addError(Timeout)

@@ -3,7 +3,8 @@
  * `/openapi.json`, the interactive reference at `/docs`, and the middleware
  * every request passes through (outermost first): observability (trace id,
  * metrics, one log line), security headers, `Retry-After` on 429s, typed
- * errors for everything else, the handler time-out and the body limits.
+ * errors for everything else, the handler time-out, the media types each route
+ * reads and the body limits.
  */
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
@@ -13,6 +14,7 @@ import { Api } from "./Api.js"
 import { ApiLive } from "./ApiLive.js"
 import { errorResponses } from "./middleware/ErrorResponses.js"
 import { handlerTimeout } from "./middleware/HandlerTimeout.js"
+import { makeAcceptedMediaTypes, mediaTypes } from "./middleware/MediaTypes.js"
 import { bodyLimitFor, requestBody } from "./middleware/RequestBody.js"
 import { requestObservability } from "./middleware/RequestObservability.js"
 import { retryAfter } from "./middleware/RetryAfter.js"
@@ -33,11 +35,13 @@ export const HttpAppLive = Layer.unwrapEffect(
     const timeout = yield* RequestTimeout
     const https = (yield* PublicUrl).startsWith("https://")
     const allowedMethods = makeAllowedMethods(routesOf(Api, documentationRoutes))
+    const acceptedMediaTypes = makeAcceptedMediaTypes(Api)
     return Layer.unwrapEffect(
       Effect.map(HttpApiBuilder.httpApp, (app) =>
         HttpServer.serve(
           app.pipe(
             requestBody(limitOf),
+            mediaTypes(acceptedMediaTypes),
             handlerTimeout(timeout),
             errorResponses({ allowedMethods, maxBodyBytes: limitOf }),
             retryAfter,

@@ -166,4 +166,32 @@ layer(testServer({ PARLEY_MAX_BODY_BYTES: "65536" }), { excludeTestServices: tru
       expect(res.status).toBe(401)
       expect(res.json).toMatchObject({ _tag: "Unauthenticated", message: "The access token is not valid" })
     }))
+
+  it.effect("a route reads only the media type its contract declares, so a cross-site form cannot sign anyone in", () =>
+    Effect.gen(function*() {
+      const form = "email=mallory%40example.com&password=correct+horse+battery+staple"
+      const cases = [
+        ["application/x-www-form-urlencoded", form],
+        ["text/plain", JSON.stringify(validSignup)],
+        ["multipart/form-data; boundary=x", "--x\r\nnot really multipart"]
+      ] as const
+      for (const [contentType, body] of cases) {
+        for (const path of ["/v1/auth/login", "/v1/auth/signup"]) {
+          const res = yield* exchange(postRaw(path, body, contentType))
+          expect(res.status, `${path} ${contentType}`).toBe(415)
+          expect(res.json).toMatchObject({ _tag: "UnsupportedMediaType", contentType })
+          expect(res.json.message).toContain("application/json")
+        }
+      }
+      const json = yield* exchange(
+        postRaw(
+          "/v1/auth/login",
+          JSON.stringify({ email: "nobody@example.com", password: "x" }),
+          "Application/JSON; charset=utf-8"
+        )
+      )
+      expect(json.json._tag).toBe("InvalidCredentials")
+      // No body, no content type to check: the route's own answer.
+      expect((yield* exchange(HttpClientRequest.post("/v1/auth/refresh"))).json._tag).toBe("InvalidToken")
+    }))
 })

@@ -1,7 +1,7 @@
 /**
  * Turns whatever the API itself could not encode into the typed JSON error
  * shape: unknown routes (404, or 405 with `Allow`), unreadable or oversized
- * bodies (400, 413), and server faults (500 with the trace id, the cause only
+ * bodies, multipart ones included (400, 413), and server faults (500 with the trace id, the cause only
  * in the log). A client abort stays an abort.
  */
 import type { HttpApp } from "@effect/platform"
@@ -21,6 +21,7 @@ const isPlatformError = (tag: string) => (u: unknown): u is { readonly _tag: str
 
 const isRouteNotFound = isPlatformError("RouteNotFound")
 const isRequestError = isPlatformError("RequestError")
+const isMultipartError = isPlatformError("MultipartError")
 
 const bodyExceeded = (error: { readonly cause?: unknown }) =>
   error.cause instanceof Error && error.cause.message === "maxBytes exceeded"
@@ -72,6 +73,21 @@ export const errorResponses = (options: {
         }
         const reason = unreadable.cause instanceof Error ? unreadable.cause.message : "the body could not be read"
         return yield* jsonError(MalformedBody, new MalformedBody({ message: `Malformed request body: ${reason}` }))
+      }
+
+      const multipart = problems.find(isMultipartError) as { readonly reason?: string } | undefined
+      if (multipart !== undefined) {
+        if (multipart.reason === "BodyTooLarge" || multipart.reason === "FileTooLarge") {
+          const limit = options.maxBodyBytes(path)
+          return yield* jsonError(
+            PayloadTooLarge,
+            new PayloadTooLarge({ limitBytes: limit, message: `The request body exceeds ${limit} bytes` })
+          )
+        }
+        return yield* jsonError(
+          MalformedBody,
+          new MalformedBody({ message: `Malformed multipart body (${multipart.reason ?? "unreadable"})` })
+        )
       }
 
       const span = yield* Effect.option(Effect.currentSpan)
