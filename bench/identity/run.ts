@@ -6,7 +6,8 @@
  *    (JWT signature, session and grants from the node's cache; the route is
  *    not built yet and answers 501 after it) and `GET /v1/auth/me` (two reads
  *    more), sequentially and with 8 requests in flight;
- * 3. a login (`POST /v1/auth/login`: limits, scrypt, session, two JWTs);
+ * 3. a login (`POST /v1/auth/login`: limits, scrypt, session, two JWTs), and a
+ *    refused one for a known and for an unknown email (they must cost alike);
  * 4. how long after a logout answered on node A the session's token stops
  *    working on node B, which had it cached (LISTEN/NOTIFY), next to the
  *    same on node A.
@@ -113,6 +114,12 @@ const main = Effect.gen(function*() {
     post("/v1/auth/login", { email: account.email, password: PASSWORD }, { address: freshAddress() })
   ).pipe(Effect.tap(expectStatus(200)))
   row("POST /v1/auth/login", yield* onA(sample(30, login)))
+  // An unknown email must cost what a wrong password costs, or timing tells which emails have accounts.
+  const refused = (email: string) =>
+    Effect.suspend(() => post("/v1/auth/login", { email, password: "not the password" }, { address: freshAddress() }))
+      .pipe(Effect.tap(expectStatus(401)))
+  row("  wrong password, known email", yield* onA(sample(20, refused(account.email))))
+  row("  unknown email (dummy hash)", yield* onA(sample(20, refused("nobody-at-all@example.com"))))
 
   console.log("\n4. a logout on node A, until the token fails on node B")
   const propagation = (poll: typeof onA) =>

@@ -74,14 +74,40 @@ const verifyParsed = (password: Redacted.Redacted<string>, parsed: Parsed) =>
   )
 
 /** A hash of a random password nobody knows, at the current parameters: what an unknown email is checked against. */
-const DUMMY: Parsed = Option.getOrThrow(
-  parse("$scrypt$ln=15,r=8,p=3$aW93IGyN94K8bFmLybYqcQ$4zJPEreYQteFc1Eir6JUWm7fv9giU26Ecu1WdBs1TZA")
-)
+export const DUMMY_HASH = "$scrypt$ln=15,r=8,p=3$aW93IGyN94K8bFmLybYqcQ$4zJPEreYQteFc1Eir6JUWm7fv9giU26Ecu1WdBs1TZA"
+const DUMMY: Parsed = Option.getOrThrow(parse(DUMMY_HASH))
 
 const hash = Effect.fn("PasswordHasher.hash")(function*(password: Redacted.Redacted<string>) {
   const salt = Crypto.randomBytes(SALT_BYTES)
   const key = yield* scrypt(passwordBytes(password), salt, KEY_BYTES, CURRENT).pipe(Effect.orDie)
   return `$scrypt$ln=${CURRENT.ln},r=${CURRENT.r},p=${CURRENT.p}$${base64(salt)}$${base64(key)}`
+})
+
+/**
+ * Hash several secrets of one owner (MFA recovery codes) with one random salt
+ * and the current parameters, so a presented secret is hashed once
+ * (`hashLike`) and looked up among them, however many there are.
+ */
+const hashAll = Effect.fn("PasswordHasher.hashAll")(function*(secrets: ReadonlyArray<Redacted.Redacted<string>>) {
+  const salt = Crypto.randomBytes(SALT_BYTES)
+  return yield* Effect.forEach(
+    secrets,
+    (secret) =>
+      scrypt(passwordBytes(secret), salt, KEY_BYTES, CURRENT).pipe(
+        Effect.orDie,
+        Effect.map((key) => `$scrypt$ln=${CURRENT.ln},r=${CURRENT.r},p=${CURRENT.p}$${base64(salt)}$${base64(key)}`)
+      ),
+    { concurrency: 4 }
+  )
+})
+
+/** The hash `secret` would have with the parameters and salt of `stored` (`None` when `stored` is malformed). */
+const hashLike = Effect.fn("PasswordHasher.hashLike")(function*(secret: Redacted.Redacted<string>, stored: string) {
+  const parsed = parse(stored)
+  if (Option.isNone(parsed)) return Option.none<string>()
+  const { hash, ln, p, r, salt } = parsed.value
+  const key = yield* scrypt(passwordBytes(secret), salt, hash.length, parsed.value).pipe(Effect.orDie)
+  return Option.some(`$scrypt$ln=${ln},r=${r},p=${p}$${base64(salt)}$${base64(key)}`)
 })
 
 const verify = Effect.fn("PasswordHasher.verify")(function*(password: Redacted.Redacted<string>, stored: string) {
@@ -108,5 +134,5 @@ const needsRehash = (stored: string): boolean =>
  * the work of a verify for a login whose email is unknown, so both take as long.
  */
 export class PasswordHasher extends Effect.Service<PasswordHasher>()("parley/services/PasswordHasher", {
-  succeed: { hash, verify, needsRehash, verifyDummy } as const
+  succeed: { hash, verify, needsRehash, verifyDummy, hashAll, hashLike } as const
 }) {}

@@ -50,10 +50,20 @@ const generate = Effect.fn("Totp.generate")(function*(input: {
 })
 
 /**
- * The time step `code` belongs to, if it is the code of the step of `at` or
- * of one step either side (clock skew) and that step is after `lastUsedStep`.
- * The caller stores the returned step as the new `lastUsedStep`, so each code
- * is accepted once. A code that is not 6 digits is simply refused.
+ * How far from `at` a code's step may lie, in seconds: [past, future]. None in
+ * the past, so a code works at most until its own 30-second step ends (ASVS
+ * 6.5.5: a TOTP lives 30 seconds at most, and a code seen by someone else is
+ * dead when its step is); one step ahead, for an authenticator whose clock
+ * runs a little fast.
+ */
+export const TOTP_TOLERANCE: [number, number] = [0, TOTP_PERIOD]
+
+/**
+ * The time step `code` belongs to, if it is the code of the step of `at` (or
+ * of the next one: a clock running ahead) and that step is after
+ * `lastUsedStep`. The caller stores the returned step as the new
+ * `lastUsedStep`, so each code is accepted once. A code that is not 6 digits
+ * is simply refused.
  */
 const verify = Effect.fn("Totp.verify")(function*(input: {
   readonly secret: string | Redacted.Redacted<string>
@@ -72,7 +82,7 @@ const verify = Effect.fn("Totp.verify")(function*(input: {
       secret: reveal(input.secret),
       token: code,
       epoch: epochSeconds(input.at),
-      epochTolerance: TOTP_PERIOD,
+      epochTolerance: TOTP_TOLERANCE,
       ...(afterTimeStep === undefined ? {} : { afterTimeStep })
     })
   )

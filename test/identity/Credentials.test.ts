@@ -8,18 +8,12 @@ import { HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Totp } from "../../src/services/Totp.js"
 import { as, freshEmail, logIn, mailedToken, PASSWORD, post, signUp } from "../support/Accounts.js"
 import { exchange } from "../support/Http.js"
 import { testServer } from "../support/TestServer.js"
+import { codeAt, settledNow } from "../support/TotpCodes.js"
 
 const get = (url: string, caller: Parameters<typeof as>[1]) => exchange(as(HttpClientRequest.get(url), caller))
-
-/** The TOTP code of a secret at a time, `offsetSteps` steps later. */
-const codeAt = (secret: string, at: number, offsetSteps = 0) =>
-  Effect.flatMap(Totp, (totp) => totp.generate({ secret, at: new Date(at + offsetSteps * 30_000) })).pipe(
-    Effect.provide(Totp.Default)
-  )
 
 const tokenBody = { name: "ci", role: "viewer" }
 
@@ -103,7 +97,7 @@ layer(testServer(), { excludeTestServices: true })("credentials", (it) => {
       expect(enrol.json.otpauthUri).toContain(`secret=${secret}`)
       expect((yield* post("/v1/auth/mfa/verify", { code: "000000" }, { token: account.token })).json._tag)
         .toBe("InvalidMfaCode")
-      const t0 = Date.now()
+      const t0 = yield* settledNow
       const verified = yield* post("/v1/auth/mfa/verify", { code: yield* codeAt(secret, t0) }, { token: account.token })
       expect(verified.status).toBe(200)
       const recoveryCodes = verified.json.recoveryCodes as Array<string>
@@ -149,7 +143,7 @@ layer(testServer(), { excludeTestServices: true })("credentials", (it) => {
     Effect.gen(function*() {
       const account = yield* signUp()
       const enrol = yield* post("/v1/auth/mfa/enroll", { password: PASSWORD }, { token: account.token })
-      const t0 = Date.now()
+      const t0 = yield* settledNow
       yield* post("/v1/auth/mfa/verify", { code: yield* codeAt(enrol.json.secret, t0) }, { token: account.token })
       const login = yield* post("/v1/auth/login", { email: account.email, password: PASSWORD }, {
         address: account.address
@@ -174,7 +168,7 @@ layer(testServer(), { excludeTestServices: true })("credentials", (it) => {
     Effect.gen(function*() {
       const account = yield* signUp()
       const enrol = yield* post("/v1/auth/mfa/enroll", { password: PASSWORD }, { token: account.token })
-      const t0 = Date.now()
+      const t0 = yield* settledNow
       const verified = yield* post("/v1/auth/mfa/verify", { code: yield* codeAt(enrol.json.secret, t0) }, {
         token: account.token
       })

@@ -8,10 +8,10 @@ import { Cookies, HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { Totp } from "../../src/services/Totp.js"
 import { as, freshAddress, freshEmail, mailedToken, PASSWORD, post } from "../support/Accounts.js"
 import { type Exchange, exchange } from "../support/Http.js"
 import { capturingLogger, type LogEntry, testServer } from "../support/TestServer.js"
+import { codeAt, settledNow } from "../support/TotpCodes.js"
 
 const logs: Array<LogEntry> = []
 
@@ -41,9 +41,7 @@ layer(testServer({}, capturingLogger(logs)), { excludeTestServices: true })("sec
         Effect.tap(record("enroll"))
       )
       const totpSecret = enrol.json.secret as string
-      const code = yield* Effect.flatMap(Totp, (totp) => totp.generate({ secret: totpSecret, at: new Date() })).pipe(
-        Effect.provide(Totp.Default)
-      )
+      const code = yield* codeAt(totpSecret, yield* settledNow)
       const verified = yield* post("/v1/auth/mfa/verify", { code }, { token: bearer }).pipe(
         Effect.tap(record("verify"))
       )

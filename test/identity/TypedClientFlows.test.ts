@@ -11,21 +11,17 @@ import { Cookies } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Redacted, Ref } from "effect"
-import { Totp } from "../../src/services/Totp.js"
 import { freshAddress, freshEmail, mailedToken, PASSWORD } from "../support/Accounts.js"
 import { testServer } from "../support/TestServer.js"
+import { codeAt as totpCodeAt, settledNow } from "../support/TotpCodes.js"
 import { failureOf, typedCaller } from "../support/TypedCaller.js"
 
 const secret = (value: string) => Redacted.make(value)
 const NEW_PASSWORD = "a completely new passphrase"
 
-/** The TOTP code of a seed, `offsetSteps` steps after `at`. */
+/** The TOTP code of a seed, `offsetSteps` steps after `at`, as the typed client sends it. */
 const codeAt = (seed: Redacted.Redacted<string>, at: number, offsetSteps = 0) =>
-  Effect.flatMap(
-    Totp,
-    (totp) => totp.generate({ secret: Redacted.value(seed), at: new Date(at + offsetSteps * 30_000) })
-  )
-    .pipe(Effect.provide(Totp.Default), Effect.map(Redacted.make))
+  Effect.map(totpCodeAt(seed, at, offsetSteps), (code) => Redacted.make(code))
 
 /** A new account signed up through the typed client, with a browser-like cookie jar. */
 const signUpTyped = Effect.gen(function*() {
@@ -217,7 +213,7 @@ layer(testServer(), { excludeTestServices: true })("auth flows through the typed
         .toBe("InvalidCredentials")
       const enrolment = yield* client.mfa.enroll({ payload: { password: secret(PASSWORD) } })
       expect(Redacted.value(enrolment.otpauthUri)).toMatch(/^otpauth:\/\/totp\/Parley:/)
-      const t0 = Date.now()
+      const t0 = yield* settledNow
       expect((yield* failureOf(client.mfa.verify({ payload: { code: secret("000000") } })))._tag)
         .toBe("InvalidMfaCode")
       const enabled = yield* client.mfa.verify({ payload: { code: yield* codeAt(enrolment.secret, t0) } })

@@ -74,23 +74,37 @@ describe("Totp", () => {
         )
       }))
 
-    it.effect("accepts the current step and one either side, returning the matched step", () =>
+    it.effect("accepts the current step and the next (a clock running ahead), returning the matched step", () =>
       Effect.gen(function*() {
         const totp = yield* Totp
         const secret = totp.generateSecret()
         const step = totpStep(now)
-        for (const offset of [-1, 0, 1]) {
+        for (const offset of [0, 1]) {
           const code = yield* totp.generate({ secret, at: secondsLater(now, offset * TOTP_PERIOD) })
           const matched = yield* totp.verify({ secret, code, at: now, lastUsedStep: null })
           expect(matched).toEqual(Option.some(step + offset))
         }
       }))
 
-    it.effect("refuses codes two steps away", () =>
+    it.effect("a code dies when its 30-second step ends: the previous step is refused", () =>
       Effect.gen(function*() {
         const totp = yield* Totp
         const secret = totp.generateSecret()
-        for (const offset of [-2, 2]) {
+        const stepStart = new Date(totpStep(now) * TOTP_PERIOD * 1000)
+        const code = yield* totp.generate({ secret, at: stepStart })
+        const lastSecond = secondsLater(stepStart, TOTP_PERIOD - 1)
+        expect(yield* totp.verify({ secret, code, at: lastSecond, lastUsedStep: null })).toEqual(
+          Option.some(totpStep(now))
+        )
+        const nextStep = secondsLater(stepStart, TOTP_PERIOD)
+        expect(yield* totp.verify({ secret, code, at: nextStep, lastUsedStep: null })).toEqual(Option.none())
+      }))
+
+    it.effect("refuses codes two steps away, and the previous step", () =>
+      Effect.gen(function*() {
+        const totp = yield* Totp
+        const secret = totp.generateSecret()
+        for (const offset of [-2, -1, 2]) {
           const code = yield* totp.generate({ secret, at: secondsLater(now, offset * TOTP_PERIOD) })
           expect(yield* totp.verify({ secret, code, at: now, lastUsedStep: null })).toEqual(Option.none())
         }

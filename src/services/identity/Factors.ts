@@ -16,7 +16,7 @@ import { InvalidCredentials } from "../../domain/identity/Login.js"
 import { InvalidMfaCode } from "../../domain/identity/Mfa.js"
 import { RecoveryCodeRepo } from "../../persistence/identity/RecoveryCodeRepo.js"
 import { UserRepo, type UserRow } from "../../persistence/identity/UserRepo.js"
-import { hashToken, normaliseRecoveryCode } from "../OpaqueTokens.js"
+import { normaliseRecoveryCode } from "../OpaqueTokens.js"
 import { PasswordHasher } from "../PasswordHasher.js"
 import { RateLimiter } from "../RateLimiter.js"
 import { SecretBox } from "../SecretBox.js"
@@ -67,7 +67,11 @@ export class Factors extends Effect.Service<Factors>()("parley/services/identity
           yield* users.update(user.id, { totpLastStep: step.value }, at)
           return true
         }
-        return yield* codes.spend(user.id, hashToken(normaliseRecoveryCode(code)), at)
+        // Recovery codes share a salt: hash the candidate once, then look it up.
+        const stored = yield* codes.oneUnused(user.id)
+        if (Option.isNone(stored)) return false
+        const candidate = yield* hasher.hashLike(Redacted.make(normaliseRecoveryCode(code)), stored.value)
+        return Option.isSome(candidate) && (yield* codes.spend(user.id, candidate.value, at))
       })
 
     type Checked<A> =

@@ -24,6 +24,7 @@ import { RecoveryCodeRepo } from "../../persistence/identity/RecoveryCodeRepo.js
 import { UserRepo, type UserRow } from "../../persistence/identity/UserRepo.js"
 import { Mailer } from "../../providers/Mailer.js"
 import { generateRecoveryCode, hashToken } from "../OpaqueTokens.js"
+import { PasswordHasher } from "../PasswordHasher.js"
 import { RateLimiter } from "../RateLimiter.js"
 import { SecretBox } from "../SecretBox.js"
 import { Totp } from "../Totp.js"
@@ -42,6 +43,7 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
     const codes = yield* RecoveryCodeRepo
     const oneTime = yield* OneTimeTokenRepo
     const totp = yield* Totp
+    const hasher = yield* PasswordHasher
     const factors = yield* Factors
     const box = yield* SecretBox
     const limiter = yield* RateLimiter
@@ -93,27 +95,43 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
     const verify = Effect.fn("Mfa.verify")(
       function*(userId: UserId, code: Redacted.Redacted<string>, current: SessionId, origin: Origin) {
         yield* Rules.refuseWhenOver(limiter, Rules.mfaFailuresPerAccount, userId)
+        // The pending seed and the code, checked without a lock first: the recovery codes' hashes
+        // (scrypt, a second or so for ten) are made only for a right code, and outside the transaction.
+        const pending = (user: UserRow, at: Date) =>
+          Effect.gen(function*() {
+            if (user.mfaEnabledAt !== null) return yield* new MfaAlreadyEnabled({ message: "MFA is already on" })
+            if (
+              user.totpPendingSecret === null || user.totpPendingExpiresAt === null || user.totpPendingExpiresAt <= at
+            ) {
+              return yield* new MfaNotEnrolled({ message: "Enrol first: the enrolment is missing or has expired" })
+            }
+            const secret = yield* Effect.orDie(box.openString(user.totpPendingSecret, TOTP_SEAL_CONTEXT))
+            const step = yield* totp.verify({ secret, code: Redacted.value(code), at, lastUsedStep: null })
+            if (Option.isNone(step)) return yield* Effect.fail(wrongCode)
+            return step.value
+          })
+        const countFailure = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
+          Effect.tapError(effect, (error) =>
+            error._tag === "InvalidMfaCode"
+              ? Effect.ignore(limiter.consume(Rules.mfaFailuresPerAccount, userId))
+              : Effect.void)
+        yield* Effect.flatMap(users.findById(userId), (user) => pending(Option.getOrThrow(user), new Date())).pipe(
+          countFailure
+        )
+        const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, generateRecoveryCode)
+        const hashes = yield* hasher.hashAll(recoveryCodes.map((recoveryCode) => Redacted.make(recoveryCode)))
         const result = yield* Effect.gen(function*() {
           const at = yield* now
           const user = yield* lockUser(userId)
-          if (user.mfaEnabledAt !== null) return yield* new MfaAlreadyEnabled({ message: "MFA is already on" })
-          if (
-            user.totpPendingSecret === null || user.totpPendingExpiresAt === null || user.totpPendingExpiresAt <= at
-          ) {
-            return yield* new MfaNotEnrolled({ message: "Enrol first: the enrolment is missing or has expired" })
-          }
-          const secret = yield* Effect.orDie(box.openString(user.totpPendingSecret, TOTP_SEAL_CONTEXT))
-          const step = yield* totp.verify({ secret, code: Redacted.value(code), at, lastUsedStep: null })
-          if (Option.isNone(step)) return yield* Effect.fail(wrongCode)
-          const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, generateRecoveryCode)
+          const step = yield* pending(user, at)
           yield* users.update(userId, {
             totpSecret: user.totpPendingSecret,
             totpPendingSecret: null,
             totpPendingExpiresAt: null,
-            totpLastStep: step.value,
+            totpLastStep: step,
             mfaEnabledAt: at
           }, at)
-          yield* codes.replace(userId, recoveryCodes.map(hashToken))
+          yield* codes.replace(userId, hashes)
           yield* sessions.revokeAll(userId, origin, Option.some(current), "mfa-enabled")
           yield* audit.record(userId, origin, {
             action: "auth.mfa.enabled",
@@ -122,14 +140,7 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
             summary: { before: { mfaEnabled: false }, after: { mfaEnabled: true } }
           })
           return { user, at, recoveryCodes }
-        }).pipe(
-          sql.withTransaction,
-          Effect.catchTag("SqlError", Effect.die),
-          Effect.tapErrorTag(
-            "InvalidMfaCode",
-            () => Effect.ignore(limiter.consume(Rules.mfaFailuresPerAccount, userId))
-          )
-        )
+        }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die), countFailure)
         yield* notify(result.user, "mfa-enabled", result.at)
         return {
           recoveryCodes: result.recoveryCodes.map((code) => Redacted.make(code)),
