@@ -7,7 +7,7 @@
  */
 import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { type Context, Effect, Layer } from "effect"
+import { type Context, Effect, Layer, Option } from "effect"
 import { AccountAdminServices } from "../../src/cli/Accounts.js"
 import { DevOutbox } from "../../src/providers/DevMailer.js"
 import { AccountAdmin } from "../../src/services/identity/AccountAdmin.js"
@@ -16,6 +16,7 @@ import { exchange } from "../support/Http.js"
 import { runParley } from "../support/ParleyProcess.js"
 import { freshDatabase } from "../support/TestDatabase.js"
 import { testServer } from "../support/TestServer.js"
+import { codeAt, settledNow } from "../support/TotpCodes.js"
 
 const get = (url: string, token: string) => exchange(as(HttpClientRequest.get(url), { token }))
 const send = (method: "PATCH" | "DELETE", url: string, token: string, body?: unknown) =>
@@ -105,6 +106,8 @@ layer(testServer(), { excludeTestServices: true })("account controls", (it) => {
       yield* Effect.sleep("100 millis")
       expect((yield* outbox.messages).length).toBe(before)
 
+      const notice = yield* outbox.latest(account.email, "security-notice")
+      expect(Option.getOrThrow(notice).subject).toBe("Your Parley account was disabled")
       expect(yield* admin.enable(account.email)).toMatchObject({ wasDisabled: true })
       const again = yield* login(PASSWORD)
       expect(again.json._tag).toBe("SignedIn")
@@ -116,6 +119,33 @@ layer(testServer(), { excludeTestServices: true })("account controls", (it) => {
         record.actor.kind
       ])).toEqual([["account.enabled", "system"], ["account.disabled", "system"]])
       expect(yield* Effect.flip(admin.disable("nobody@example.com"))).toMatchObject({ _tag: "AccountNotFound" })
+    }).pipe(Effect.provide(AccountAdminServices)))
+
+  it.effect("the operator resets the MFA of a user who lost every second factor; the user is told", () =>
+    Effect.gen(function*() {
+      const account = yield* signUp()
+      const enrol = yield* post("/v1/auth/mfa/enroll", { password: PASSWORD }, { token: account.token })
+      const verified = yield* post(
+        "/v1/auth/mfa/verify",
+        { code: yield* codeAt(enrol.json.secret, yield* settledNow) },
+        {
+          token: account.token
+        }
+      )
+      expect(verified.status, verified.text).toBe(200)
+      const login = () =>
+        post("/v1/auth/login", { email: account.email, password: PASSWORD }, { address: account.address })
+      expect((yield* login()).json._tag).toBe("MfaRequired")
+
+      const admin = yield* AccountAdmin
+      expect(yield* admin.resetMfa(account.email)).toMatchObject({ wasEnabled: true, sessionsEnded: 1 })
+      expect((yield* get("/v1/auth/me", account.token)).status).toBe(401)
+      const again = yield* login()
+      expect(again.json._tag).toBe("SignedIn")
+      expect(again.json.user.mfaEnabled).toBe(false)
+      const notice = yield* Effect.flatMap(DevOutbox, (outbox) => outbox.latest(account.email, "security-notice"))
+      expect(Option.getOrThrow(notice).subject).toBe("Two-factor authentication was reset on your Parley account")
+      expect(yield* admin.resetMfa(account.email)).toMatchObject({ wasEnabled: false })
     }).pipe(Effect.provide(AccountAdminServices)))
 })
 

@@ -23,7 +23,13 @@ export interface MailMessage {
 }
 
 /** A security-relevant change to an account that its owner is told about. */
-export type SecurityEvent = "mfa-enabled" | "mfa-disabled" | "password-changed" | "sessions-revoked"
+export type SecurityEvent =
+  | "mfa-enabled"
+  | "mfa-disabled"
+  | "mfa-reset"
+  | "password-changed"
+  | "sessions-revoked"
+  | "account-disabled"
 
 /** A token as issued: plain, or kept `Redacted` in memory. */
 export type MailToken = string | Redacted.Redacted<string>
@@ -189,6 +195,15 @@ const happened: Record<SecurityEvent, { readonly subject: string; readonly what:
   "sessions-revoked": {
     subject: "Your Parley sessions were signed out",
     what: "every session of your account was signed out"
+  },
+  "mfa-reset": {
+    subject: "Two-factor authentication was reset on your Parley account",
+    what: "the operator of this Parley reset two-factor authentication on your account, at your request; " +
+      "sign in with your password and set it up again"
+  },
+  "account-disabled": {
+    subject: "Your Parley account was disabled",
+    what: "the operator of this Parley disabled your account and signed it out everywhere"
   }
 }
 

@@ -1,20 +1,24 @@
 /**
  * What the operator of a Parley installation does to accounts, from the
  * command line (`parley users …`, `parley sessions …`): disable an account
- * (an employee leaving, a compromised account) or enable it again, and sign a
- * user, or every user, out. Each takes effect on every running node at once
+ * (an employee leaving, a compromised account) or enable it again, reset the
+ * MFA of a user who lost every second factor, and sign a user, or every user,
+ * out. Each takes effect on every running node at once
  * (announced) and is recorded in the audit log of the workspaces concerned,
  * acted by `system` and shown as the operator who ran it.
  */
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Option, Schema } from "effect"
+import { Clock, DateTime, Effect, Option, Schema } from "effect"
 import * as Os from "node:os"
+import { type SecurityEvent, securityNoticeEmail } from "../../domain/identity/Emails.js"
 import type { UserId, WorkspaceId } from "../../domain/identity/Ids.js"
 import { ApiTokenRepo } from "../../persistence/identity/ApiTokenRepo.js"
 import { OneTimeTokenRepo } from "../../persistence/identity/OneTimeTokenRepo.js"
+import { RecoveryCodeRepo } from "../../persistence/identity/RecoveryCodeRepo.js"
 import { SessionRepo } from "../../persistence/identity/SessionRepo.js"
 import { UserRepo, type UserRow } from "../../persistence/identity/UserRepo.js"
 import { WorkspaceRepo } from "../../persistence/identity/WorkspaceRepo.js"
+import { Mailer } from "../../providers/Mailer.js"
 import { AuditLog } from "../AuditLog.js"
 import { AccountAudit, type AccountEvent } from "./AccountAudit.js"
 import { announceChanges, type IdentityChange } from "./IdentityDirectory.js"
@@ -25,6 +29,13 @@ export class AccountNotFound extends Schema.TaggedError<AccountNotFound>()("Acco
   email: Schema.String,
   message: Schema.String
 }) {}
+
+/** What resetting an account's MFA ended. */
+export interface MfaReset {
+  readonly userId: UserId
+  readonly wasEnabled: boolean
+  readonly sessionsEnded: number
+}
 
 /** What disabling an account ended. */
 export interface Disabled {
@@ -59,6 +70,14 @@ export class AccountAdmin extends Effect.Service<AccountAdmin>()("parley/service
       announceChanges(...changes).pipe(Effect.provideService(SqlClient.SqlClient, sql))
     const audit = yield* AccountAudit
     const log = yield* AuditLog
+    const codes = yield* RecoveryCodeRepo
+    const mailer = yield* Mailer
+
+    /** Tell the account's owner; the command waits for the mail, and a failure to send is only a warning. */
+    const notify = (user: UserRow, event: SecurityEvent, at: Date) =>
+      mailer.send(
+        securityNoticeEmail({ to: user.email, displayName: user.displayName, event, at: DateTime.unsafeFromDate(at) })
+      ).pipe(Effect.catchAll((error) => Effect.logWarning(`Security notice not sent: ${error.message}`)))
 
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
@@ -86,7 +105,7 @@ export class AccountAdmin extends Effect.Service<AccountAdmin>()("parley/service
      */
     const disable = Effect.fn("AccountAdmin.disable")(function*(email: string) {
       const found = yield* find(email)
-      return yield* Effect.gen(function*() {
+      const outcome = yield* Effect.gen(function*() {
         const at = yield* now
         const user = Option.getOrThrow(yield* users.lockById(found.id))
         const alreadyDisabled = user.disabledAt !== null
@@ -109,8 +128,49 @@ export class AccountAdmin extends Effect.Service<AccountAdmin>()("parley/service
             after: { disabled: true, sessionsEnded, tokensRevoked: revoked.map((token) => token.id) }
           }
         })
-        return { userId: user.id, alreadyDisabled, sessionsEnded, tokensRevoked: revoked.length } satisfies Disabled
+        return {
+          user,
+          at,
+          disabled: { userId: user.id, alreadyDisabled, sessionsEnded, tokensRevoked: revoked.length } satisfies Disabled
+        }
       }).pipe(sql.withTransaction, Effect.orDie)
+      if (!outcome.disabled.alreadyDisabled) yield* notify(outcome.user, "account-disabled", outcome.at)
+      return outcome.disabled
+    })
+
+    /**
+     * Turn MFA off for a user who lost both their authenticator and their
+     * recovery codes, once the operator has checked who they are out of band
+     * (ASVS 6.4.4): the seed and the codes go, every session ends, and the
+     * user is told by mail. They sign in with their password and enrol again.
+     */
+    const resetMfa = Effect.fn("AccountAdmin.resetMfa")(function*(email: string) {
+      const found = yield* find(email)
+      const outcome = yield* Effect.gen(function*() {
+        const at = yield* now
+        const user = Option.getOrThrow(yield* users.lockById(found.id))
+        const wasEnabled = user.mfaEnabledAt !== null
+        yield* users.update(user.id, {
+          totpSecret: null,
+          totpPendingSecret: null,
+          totpPendingExpiresAt: null,
+          totpLastStep: null,
+          mfaEnabledAt: null
+        }, at)
+        yield* codes.replace(user.id, [])
+        yield* oneTime.spendAll(user.id, "mfa-challenge", at)
+        const sessionsEnded = yield* endSessions(user.id, "mfa-reset-by-operator", at)
+        yield* announce({ kind: "user", id: user.id })
+        yield* record(user.id, {
+          action: "account.mfa-reset",
+          resourceType: "user",
+          resourceId: user.id,
+          summary: { before: { mfaEnabled: wasEnabled }, after: { mfaEnabled: false, sessionsEnded } }
+        })
+        return { user, at, reset: { userId: user.id, wasEnabled, sessionsEnded } satisfies MfaReset }
+      }).pipe(sql.withTransaction, Effect.orDie)
+      if (outcome.reset.wasEnabled) yield* notify(outcome.user, "mfa-reset", outcome.at)
+      return outcome.reset
     })
 
     /** Let a disabled account sign in again (its revoked sessions and tokens stay revoked). */
@@ -171,6 +231,6 @@ export class AccountAdmin extends Effect.Service<AccountAdmin>()("parley/service
       }).pipe(sql.withTransaction, Effect.orDie)
     })
 
-    return { disable, enable, signOutUser, signOutEveryone } as const
+    return { disable, enable, resetMfa, signOutUser, signOutEveryone } as const
   })
 }) {}
