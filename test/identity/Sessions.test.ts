@@ -4,6 +4,7 @@
  * sign-out everywhere (tokens stop at once), and the cookie CSRF rule.
  */
 import { Cookies, HttpClientRequest } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { as, freshAddress, freshEmail, logIn, PASSWORD, post, signUp } from "../support/Accounts.js"
@@ -196,5 +197,30 @@ layer(testServer(), { excludeTestServices: true })("sessions", (it) => {
       const all = yield* exchange(as(HttpClientRequest.post("/v1/auth/revoke-sessions"), { token: a }))
       expect(all.json).toEqual({ revoked: 1 })
       expect((yield* get("/v1/auth/me", { token: a })).status).toBe(401)
+    }))
+
+  it.effect("an account keeps at most 50 live sessions: a sign-in past that ends the least recently used", () =>
+    Effect.gen(function*() {
+      const account = yield* signUp()
+      // 49 more sessions, used long ago (made directly: 49 sign-ins would only time scrypt).
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`
+        INSERT INTO sessions (id, user_id, user_agent, ip_address, created_at, authenticated_at, last_used_at, expires_at)
+        SELECT gen_random_uuid(), ${account.userId}, 'old device', NULL, now() - interval '2 days',
+               now() - interval '2 days', now() - interval '1 day' - n * interval '1 minute', now() + interval '20 days'
+        FROM generate_series(1, 49) AS n`
+      const live = sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM sessions WHERE user_id = ${account.userId} AND revoked_at IS NULL`
+      expect((yield* live)[0]!.n).toBe(50)
+      const newest = yield* logIn(account)
+      expect((yield* live)[0]!.n).toBe(50)
+      const ended = yield* sql<{ reason: string; lastUsedAt: Date }>`
+        SELECT revoked_reason AS reason, last_used_at FROM sessions
+        WHERE user_id = ${account.userId} AND revoked_at IS NOT NULL`
+      expect(ended).toHaveLength(1)
+      expect(ended[0]!.reason).toBe("session-limit")
+      expect(ended[0]!.lastUsedAt.getTime()).toBeLessThan(Date.now() - 86_400_000 - 48 * 60_000)
+      expect((yield* get("/v1/auth/me", { token: account.token })).status).toBe(200)
+      expect((yield* get("/v1/auth/me", { token: newest.json.accessToken })).status).toBe(200)
     }))
 })

@@ -19,3 +19,10 @@ export const MFA_ENROLMENT_TTL_SECONDS = 600
  * sessions, in seconds (10 minutes).
  */
 export const RECENT_AUTHENTICATION_SECONDS = 600
+
+/**
+ * How many live sessions one account may have (ASVS 7.1.2). A sign-in past it
+ * ends the least recently used ones, so a script with the password cannot pile
+ * up sessions and the rightful user's newest devices keep working.
+ */
+export const MAX_SESSIONS_PER_USER = 50

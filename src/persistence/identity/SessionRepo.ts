@@ -66,6 +66,18 @@ export class SessionRepo extends Effect.Service<SessionRepo>()("parley/persisten
     const markAuthenticated = (sessionId: SessionId, now: Date) =>
       sql`UPDATE sessions SET authenticated_at = ${now} WHERE id = ${sessionId} AND revoked_at IS NULL`
 
+    /** End a user's live sessions beyond the `keep` most recently used; answers the ids ended. */
+    const revokeBeyond = (userId: UserId, keep: number, reason: string, now: Date) =>
+      sql<{ id: SessionId }>`
+        UPDATE sessions SET revoked_at = ${now}, revoked_reason = ${reason}
+        WHERE id IN (
+          SELECT id FROM sessions
+          WHERE user_id = ${userId} AND revoked_at IS NULL AND expires_at > ${now}
+          ORDER BY last_used_at DESC, created_at DESC
+          OFFSET ${keep}
+        )
+        RETURNING id`.pipe(Effect.map((rows) => rows.map((row) => row.id)))
+
     /** End sessions; answers the ids actually ended (those still active). */
     const revoke = (
       where: { readonly sessionId?: SessionId; readonly userId?: UserId; readonly except?: SessionId },
@@ -99,6 +111,8 @@ export class SessionRepo extends Effect.Service<SessionRepo>()("parley/persisten
           Effect.orDie,
           Effect.withSpan("SessionRepo.markAuthenticated")
         ),
+      revokeBeyond: (userId: UserId, keep: number, reason: string, now: Date) =>
+        revokeBeyond(userId, keep, reason, now).pipe(Effect.orDie, Effect.withSpan("SessionRepo.revokeBeyond")),
       revoke: (where: Parameters<typeof revoke>[0], reason: string, now: Date) =>
         revoke(where, reason, now).pipe(Effect.orDie, Effect.withSpan("SessionRepo.revoke"))
     } as const

@@ -12,6 +12,7 @@ import type { SessionId, UserId } from "../../domain/identity/Ids.js"
 import { InvalidToken, TokenExpired } from "../../domain/identity/OneTimeToken.js"
 import { ReauthenticationRequired, Session, SessionNotFound } from "../../domain/identity/Session.js"
 import {
+  MAX_SESSIONS_PER_USER,
   RECENT_AUTHENTICATION_SECONDS,
   SESSION_IDLE_TIMEOUT_SECONDS,
   SESSION_MAX_AGE_SECONDS
@@ -84,6 +85,8 @@ export class Sessions extends Effect.Service<Sessions>()("parley/services/identi
           expiresAt: new Date(at.getTime() + SESSION_MAX_AGE_SECONDS * 1000)
         }
         yield* repo.insert(session)
+        const ended = yield* repo.revokeBeyond(userId, MAX_SESSIONS_PER_USER, "session-limit", at)
+        yield* directory.announce(...ended.map((id) => ({ kind: "session", id }) as const))
         return yield* issue(session, at)
       },
       sql.withTransaction,
