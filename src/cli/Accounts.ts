@@ -72,13 +72,16 @@ const enable = Command.make(
   Command.withDescription("Let a disabled account sign in again")
 )
 
-const resetMfa = Command.make("reset-mfa", { email }, ({ email }) =>
-  run(Effect.flatMap(AccountAdmin, (admin) => admin.resetMfa(email)))).pipe(
-    Command.withDescription(
-      "Turn MFA off for a user who lost their authenticator and recovery codes, after checking who they are " +
-        "out of band: their sessions end and they are told by mail"
-    )
+const resetMfa = Command.make(
+  "reset-mfa",
+  { email },
+  ({ email }) => run(Effect.flatMap(AccountAdmin, (admin) => admin.resetMfa(email)))
+).pipe(
+  Command.withDescription(
+    "Turn MFA off for a user who lost their authenticator and recovery codes, after checking who they are " +
+      "out of band: their sessions end and they are told by mail"
   )
+)
 
 /** `parley users …` */
 export const users = Command.make("users").pipe(

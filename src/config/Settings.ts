@@ -118,6 +118,31 @@ export const LogLevelSetting = Config.string("PARLEY_LOG_LEVEL").pipe(
   Config.withDescription("Trace | Debug | Info | Warning | Error")
 )
 
+/**
+ * How long sign-ins last: the absolute lifetime of a session however it is
+ * used, and how long it survives without a refresh. Defaults: 30 days and 7
+ * days; a deployment bound to NIST SP 800-63B AAL2 sets, for instance, `12
+ * hours` and `30 minutes`. The idle time-out must be between 15 minutes (an
+ * access token's life) and the lifetime.
+ */
+export const SessionLifetimes = Config.all({
+  maxAge: Config.duration("PARLEY_SESSION_MAX_AGE").pipe(
+    Config.withDefault(Duration.days(30)),
+    Config.withDescription("Absolute lifetime of a sign-in, e.g. '30 days' or '12 hours'")
+  ),
+  idleTimeout: Config.duration("PARLEY_SESSION_IDLE_TIMEOUT").pipe(
+    Config.withDefault(Duration.days(7)),
+    Config.withDescription("How long a sign-in survives unused, e.g. '7 days' or '30 minutes'")
+  )
+}).pipe(
+  Config.validate({
+    message: "PARLEY_SESSION_IDLE_TIMEOUT must be at least 15 minutes and at most PARLEY_SESSION_MAX_AGE",
+    validation: ({ idleTimeout, maxAge }) =>
+      Duration.greaterThanOrEqualTo(idleTimeout, Duration.minutes(15)) &&
+      Duration.lessThanOrEqualTo(idleTimeout, maxAge)
+  })
+)
+
 /** An OTLP/HTTP collector to export traces to. */
 export const OtlpEndpoint = Config.option(Config.string("OTEL_EXPORTER_OTLP_ENDPOINT")).pipe(
   Config.withDescription("OTLP/HTTP endpoint for traces, e.g. http://collector:4318")
@@ -141,6 +166,8 @@ export const environmentVariables = [
   "PARLEY_MAX_BODY_BYTES",
   "PARLEY_MAX_UPLOAD_BYTES",
   "PARLEY_REQUEST_TIMEOUT",
+  "PARLEY_SESSION_MAX_AGE",
+  "PARLEY_SESSION_IDLE_TIMEOUT",
   "PARLEY_LOG_LEVEL",
   "OTEL_EXPORTER_OTLP_ENDPOINT"
 ] as const

@@ -1,14 +1,10 @@
 /**
- * How long sign-ins last. A session ends 30 days after it began however it is
- * used, and after 7 days without a refresh; an access token lives 15 minutes
- * (`ACCESS_TOKEN_TTL_SECONDS`), so an idle browser refreshes at most that late.
+ * The fixed parts of how sign-ins last. A session's absolute lifetime and idle
+ * time-out are settings (`PARLEY_SESSION_MAX_AGE`, default 30 days;
+ * `PARLEY_SESSION_IDLE_TIMEOUT`, default 7 days); an access token lives 15
+ * minutes (`ACCESS_TOKEN_TTL_SECONDS`), so an active browser refreshes at
+ * least that often.
  */
-
-/** The absolute lifetime of a session, in seconds (30 days). */
-export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600
-
-/** How long a session survives without a refresh, in seconds (7 days). */
-export const SESSION_IDLE_TIMEOUT_SECONDS = 7 * 24 * 3600
 
 /** How long an MFA enrolment waits for its first code, in seconds (10 minutes). */
 export const MFA_ENROLMENT_TTL_SECONDS = 600

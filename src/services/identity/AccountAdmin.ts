@@ -131,7 +131,12 @@ export class AccountAdmin extends Effect.Service<AccountAdmin>()("parley/service
         return {
           user,
           at,
-          disabled: { userId: user.id, alreadyDisabled, sessionsEnded, tokensRevoked: revoked.length } satisfies Disabled
+          disabled: {
+            userId: user.id,
+            alreadyDisabled,
+            sessionsEnded,
+            tokensRevoked: revoked.length
+          } satisfies Disabled
         }
       }).pipe(sql.withTransaction, Effect.orDie)
       if (!outcome.disabled.alreadyDisabled) yield* notify(outcome.user, "account-disabled", outcome.at)

@@ -6,17 +6,13 @@
  * tokens stop working at once.
  */
 import { SqlClient } from "@effect/sql"
-import { Clock, DateTime, Effect, Option } from "effect"
+import { Clock, DateTime, Duration, Effect, Option } from "effect"
 import { v7 as uuidv7 } from "uuid"
+import { SessionLifetimes } from "../../config/Settings.js"
 import type { SessionId, UserId } from "../../domain/identity/Ids.js"
 import { InvalidToken, TokenExpired } from "../../domain/identity/OneTimeToken.js"
 import { ReauthenticationRequired, Session, SessionNotFound } from "../../domain/identity/Session.js"
-import {
-  MAX_SESSIONS_PER_USER,
-  RECENT_AUTHENTICATION_SECONDS,
-  SESSION_IDLE_TIMEOUT_SECONDS,
-  SESSION_MAX_AGE_SECONDS
-} from "../../domain/identity/SessionPolicy.js"
+import { MAX_SESSIONS_PER_USER, RECENT_AUTHENTICATION_SECONDS } from "../../domain/identity/SessionPolicy.js"
 import { SessionRepo, type SessionRow } from "../../persistence/identity/SessionRepo.js"
 import { generateToken, hashToken } from "../OpaqueTokens.js"
 import { AccessTokens } from "./AccessTokens.js"
@@ -49,6 +45,9 @@ export class Sessions extends Effect.Service<Sessions>()("parley/services/identi
     const accessTokens = yield* AccessTokens
     const directory = yield* IdentityDirectory
     const audit = yield* AccountAudit
+    const lifetimes = yield* SessionLifetimes
+    const maxAgeMillis = Duration.toMillis(lifetimes.maxAge)
+    const idleMillis = Duration.toMillis(lifetimes.idleTimeout)
 
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
@@ -82,7 +81,7 @@ export class Sessions extends Effect.Service<Sessions>()("parley/services/identi
           createdAt: at,
           authenticatedAt: at,
           lastUsedAt: at,
-          expiresAt: new Date(at.getTime() + SESSION_MAX_AGE_SECONDS * 1000)
+          expiresAt: new Date(at.getTime() + maxAgeMillis)
         }
         yield* repo.insert(session)
         const ended = yield* repo.revokeBeyond(userId, MAX_SESSIONS_PER_USER, "session-limit", at)
@@ -129,7 +128,7 @@ export class Sessions extends Effect.Service<Sessions>()("parley/services/identi
           })
           return refusal(refused("This refresh token was already used; the session has been ended for safety"))
         }
-        const idleUntil = session.lastUsedAt.getTime() + SESSION_IDLE_TIMEOUT_SECONDS * 1000
+        const idleUntil = session.lastUsedAt.getTime() + idleMillis
         if (session.expiresAt <= at || idleUntil <= at.getTime()) {
           yield* end({ sessionId: session.id }, "expired", session.userId)
           return refusal(new TokenExpired({ purpose: "refresh", message: "This session has expired; sign in again" }))
