@@ -3,7 +3,7 @@
  * description. Layers read the ones they need; the README's configuration
  * table lists exactly these (a test holds the two together).
  */
-import { Config, ConfigError, Duration, Either, LogLevel } from "effect"
+import { Config, ConfigError, Duration, Either, LogLevel, Option } from "effect"
 
 /** `development` (the default) or `production` (secrets become mandatory). */
 export const Environment = Config.literal("development", "production")("PARLEY_ENV").pipe(
@@ -143,6 +143,19 @@ export const SessionLifetimes = Config.all({
   })
 )
 
+/**
+ * Whether every user must have MFA on before acting in a workspace (ASVS 6.3.3
+ * at level 2): until they enrol, a signed-in user may use only their own
+ * account's routes. Default: on in production, off in development.
+ */
+export const RequireMfa = Config.all({
+  explicit: Config.option(Config.boolean("PARLEY_REQUIRE_MFA")),
+  environment: Environment
+}).pipe(
+  Config.map(({ environment, explicit }) => Option.getOrElse(explicit, () => environment === "production")),
+  Config.withDescription("Require MFA of every user (default: true in production, false in development)")
+)
+
 /** An OTLP/HTTP collector to export traces to. */
 export const OtlpEndpoint = Config.option(Config.string("OTEL_EXPORTER_OTLP_ENDPOINT")).pipe(
   Config.withDescription("OTLP/HTTP endpoint for traces, e.g. http://collector:4318")
@@ -168,6 +181,7 @@ export const environmentVariables = [
   "PARLEY_REQUEST_TIMEOUT",
   "PARLEY_SESSION_MAX_AGE",
   "PARLEY_SESSION_IDLE_TIMEOUT",
+  "PARLEY_REQUIRE_MFA",
   "PARLEY_LOG_LEVEL",
   "OTEL_EXPORTER_OTLP_ENDPOINT"
 ] as const

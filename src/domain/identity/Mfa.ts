@@ -108,3 +108,14 @@ export class MfaNotEnrolled extends Schema.TaggedError<MfaNotEnrolled>()(
   { message: Schema.String },
   HttpApiSchema.annotations({ status: 409 })
 ) {}
+
+/**
+ * This Parley requires two-factor authentication (`PARLEY_REQUIRE_MFA`): until
+ * MFA is on, a signed-in user may use only their own account's routes. Enrol at
+ * `POST /v1/auth/mfa/enroll`, then confirm at `POST /v1/auth/mfa/verify`.
+ */
+export class MfaEnrollmentRequired extends Schema.TaggedError<MfaEnrollmentRequired>()(
+  "MfaEnrollmentRequired",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 403 })
+) {}

@@ -11,6 +11,7 @@ export type Principal =
     readonly sessionId: SessionId
     readonly displayName: string
     readonly emailVerified: boolean
+    readonly mfaEnabled: boolean
     readonly workspaceId: WorkspaceId
     readonly role: Role
   }

@@ -7,6 +7,7 @@
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Forbidden, NotImplemented, Unauthenticated } from "../../domain/HttpErrors.js"
+import { MfaEnrollmentRequired } from "../../domain/identity/Mfa.js"
 import { CurrentPrincipal } from "../../domain/identity/Principal.js"
 import { EmailNotVerified } from "../../domain/identity/User.js"
 import { WorkspaceNotFound } from "../../domain/identity/WorkspaceNotFound.js"
@@ -16,7 +17,14 @@ export const ACCESS_COOKIE = "__Host-parley_access"
 
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("parley/http/Authentication", {
   provides: CurrentPrincipal,
-  failure: Schema.Union(Unauthenticated, Forbidden, EmailNotVerified, WorkspaceNotFound, NotImplemented),
+  failure: Schema.Union(
+    Unauthenticated,
+    Forbidden,
+    EmailNotVerified,
+    MfaEnrollmentRequired,
+    WorkspaceNotFound,
+    NotImplemented
+  ),
   security: {
     bearer: HttpApiSecurity.bearer.pipe(
       HttpApiSecurity.annotate(OpenApi.Description, "A user access token (JWT) or a workspace API token")

@@ -16,10 +16,12 @@
  */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Option, Redacted } from "effect"
+import { RequireMfa } from "../../config/Settings.js"
 import { capabilities, holds } from "../../domain/Capability.js"
 import { Forbidden, Unauthenticated } from "../../domain/HttpErrors.js"
 import { API_TOKEN_PREFIX } from "../../domain/identity/ApiToken.js"
 import type { SessionId, UserId } from "../../domain/identity/Ids.js"
+import { MfaEnrollmentRequired } from "../../domain/identity/Mfa.js"
 import type { Principal } from "../../domain/identity/Principal.js"
 import { EmailNotVerified } from "../../domain/identity/User.js"
 import { WorkspaceNotFound } from "../../domain/identity/WorkspaceNotFound.js"
@@ -46,6 +48,7 @@ export const AuthenticationLive = Layer.effect(
     const accessTokens = yield* AccessTokens
     const apiTokens = yield* ApiTokens
     const directory = yield* IdentityDirectory
+    const requireMfa = yield* RequireMfa
 
     /** Who a credential names, before any workspace or access rule. */
     const identify = (token: string): Effect.Effect<Identified, Unauthenticated> =>
@@ -106,6 +109,7 @@ export const AuthenticationLive = Layer.effect(
           sessionId: identified.sessionId,
           displayName: grants.value.displayName,
           emailVerified: grants.value.emailVerified,
+          mfaEnabled: grants.value.mfaEnabled,
           workspaceId: membership.workspaceId,
           role: membership.role
         } satisfies Principal
@@ -124,6 +128,12 @@ export const AuthenticationLive = Layer.effect(
             return yield* new Forbidden({ message: "This route acts on a user's own account: sign in as the user" })
           }
           return
+        }
+        if (requireMfa && principal._tag === "User" && !principal.mfaEnabled) {
+          return yield* new MfaEnrollmentRequired({
+            message: "This Parley requires two-factor authentication: turn it on at POST /v1/auth/mfa/enroll " +
+              "and POST /v1/auth/mfa/verify, then try again"
+          })
         }
         const rule = capabilities[access]
         if (!holds(principal.role, access)) {

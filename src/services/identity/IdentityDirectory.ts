@@ -37,6 +37,7 @@ export interface UserGrants {
   readonly userId: UserId
   readonly displayName: string
   readonly emailVerified: boolean
+  readonly mfaEnabled: boolean
   readonly memberships: ReadonlyArray<{ readonly workspaceId: WorkspaceId; readonly role: Role }>
 }
 
@@ -203,6 +204,7 @@ export class IdentityDirectory
               userId,
               displayName: user.value.displayName,
               emailVerified: user.value.emailVerifiedAt !== null,
+              mfaEnabled: user.value.mfaEnabledAt !== null,
               memberships: memberships.map((m) => ({ workspaceId: m.workspace.id, role: m.role }))
             })
           })

@@ -30,6 +30,7 @@ import { SecretBox } from "../SecretBox.js"
 import { Totp } from "../Totp.js"
 import { AccountAudit } from "./AccountAudit.js"
 import { Factors, isTotpCode, TOTP_SEAL_CONTEXT } from "./Factors.js"
+import { IdentityDirectory } from "./IdentityDirectory.js"
 import type { Origin } from "./Origin.js"
 import * as Rules from "./RateRules.js"
 import { Sessions } from "./Sessions.js"
@@ -45,6 +46,7 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
     const totp = yield* Totp
     const hasher = yield* PasswordHasher
     const factors = yield* Factors
+    const directory = yield* IdentityDirectory
     const box = yield* SecretBox
     const limiter = yield* RateLimiter
     const sessions = yield* Sessions
@@ -132,6 +134,7 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
             mfaEnabledAt: at
           }, at)
           yield* codes.replace(userId, hashes)
+          yield* directory.announce({ kind: "user", id: userId })
           yield* sessions.revokeAll(userId, origin, Option.some(current), "mfa-enabled")
           yield* audit.record(userId, origin, {
             action: "auth.mfa.enabled",
@@ -170,6 +173,7 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
               if (user.mfaEnabledAt === null) return yield* new MfaNotEnabled({ message: "MFA is not on" })
               yield* users.update(userId, { totpSecret: null, mfaEnabledAt: null, totpLastStep: null }, at)
               yield* codes.replace(userId, [])
+              yield* directory.announce({ kind: "user", id: userId })
               const sessionsEnded = request.signOutOthers
                 ? yield* sessions.revokeAll(userId, origin, Option.some(current), "mfa-disabled")
                 : 0
