@@ -8,7 +8,7 @@ import { HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { as, freshEmail, logIn, mailedToken, PASSWORD, post, signUp } from "../support/Accounts.js"
+import { as, freshAddress, freshEmail, logIn, mailedToken, PASSWORD, post, signUp } from "../support/Accounts.js"
 import { exchange } from "../support/Http.js"
 import { testServer } from "../support/TestServer.js"
 import { codeAt, settledNow } from "../support/TotpCodes.js"
@@ -162,6 +162,41 @@ layer(testServer(), { excludeTestServices: true })("credentials", (it) => {
         address: account.address
       })
       expect(blocked.json).toMatchObject({ _tag: "InvalidToken", purpose: "mfa-challenge" })
+    }))
+
+  it.effect("wrong codes count against the account across challenges and addresses: then even a right one waits", () =>
+    Effect.gen(function*() {
+      const account = yield* signUp()
+      const enrol = yield* post("/v1/auth/mfa/enroll", { password: PASSWORD }, { token: account.token })
+      const t0 = yield* settledNow
+      yield* post("/v1/auth/mfa/verify", { code: yield* codeAt(enrol.json.secret, t0) }, { token: account.token })
+      const right = yield* codeAt(enrol.json.secret, t0, 1)
+      const wrong = right === "000000" ? "111111" : "000000"
+      // Someone with the password guesses from two addresses, five codes per login: ten wrong codes.
+      for (const address of [freshAddress(), freshAddress()]) {
+        const login = yield* post("/v1/auth/login", { email: account.email, password: PASSWORD }, { address })
+        for (let i = 0; i < 5; i++) {
+          const guess = yield* post("/v1/auth/mfa/challenge", {
+            challengeToken: login.json.challengeToken,
+            code: wrong
+          }, {
+            address
+          })
+          expect(guess.json._tag).toBe("InvalidMfaCode")
+        }
+      }
+      const elsewhere = freshAddress()
+      const login = yield* post("/v1/auth/login", { email: account.email, password: PASSWORD }, { address: elsewhere })
+      const limited = yield* post(
+        "/v1/auth/mfa/challenge",
+        { challengeToken: login.json.challengeToken, code: right },
+        {
+          address: elsewhere
+        }
+      )
+      expect(limited.status).toBe(429)
+      expect(limited.json._tag).toBe("RateLimited")
+      expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0)
     }))
 
   it.effect("a password reset does not bypass MFA; disabling MFA needs the password and a code", () =>

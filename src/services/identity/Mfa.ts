@@ -7,7 +7,8 @@
  * needs MFA is finished with its challenge token and a code or a recovery code.
  */
 import { SqlClient } from "@effect/sql"
-import { Clock, DateTime, Effect, Option, Redacted } from "effect"
+import { Clock, DateTime, Effect, Either, Option, Redacted } from "effect"
+import type { RateLimited } from "../../domain/HttpErrors.js"
 import { type SecurityEvent, securityNoticeEmail } from "../../domain/identity/Emails.js"
 import type { SessionId, UserId } from "../../domain/identity/Ids.js"
 import {
@@ -192,7 +193,8 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
 
     type Challenge =
       | { readonly _tag: "Passed"; readonly userId: UserId }
-      | { readonly _tag: "Refused"; readonly error: InvalidToken | TokenExpired | InvalidMfaCode }
+      | { readonly _tag: "Refused"; readonly error: InvalidToken | TokenExpired | RateLimited }
+      | { readonly _tag: "WrongCode"; readonly userId: UserId }
 
     // Decided and committed in one transaction (a used step, a spent recovery code, a spent
     // challenge), then answered: a refusal must not roll back what it counted.
@@ -211,6 +213,10 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
           )
         }
         const user = yield* lockUser(token.value.userId)
+        // The account's wrong codes, from every challenge and address: past the limit no code is checked,
+        // so an attacker who has the password cannot spread guesses over many logins and addresses.
+        const limited = yield* Effect.either(Rules.refuseWhenOver(limiter, Rules.mfaFailuresPerAccount, user.id))
+        if (Either.isLeft(limited)) return refused(limited.left)
         if (!(yield* factors.acceptCode(user, code, at))) {
           yield* audit.record(user.id, origin, {
             action: "auth.mfa.challenge-failed",
@@ -218,7 +224,7 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
             resourceId: user.id,
             summary: { before: null, after: null }
           })
-          return refused(wrongCode)
+          return { _tag: "WrongCode", userId: user.id } satisfies Challenge
         }
         yield* oneTime.markUsed(token.value.tokenHash, at)
         yield* audit.record(user.id, origin, {
@@ -230,7 +236,7 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
         return { _tag: "Passed", userId: user.id } satisfies Challenge
       }).pipe(sql.withTransaction, Effect.orDie)
 
-    const refused = (error: InvalidToken | TokenExpired | InvalidMfaCode): Challenge => ({ _tag: "Refused", error })
+    const refused = (error: InvalidToken | TokenExpired | RateLimited): Challenge => ({ _tag: "Refused", error })
 
     /** Finish a login that needed MFA: the challenge token and a code give a session. */
     const challenge = Effect.fn("Mfa.challenge")(
@@ -241,11 +247,11 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
           return yield* new InvalidToken({ purpose: "mfa-challenge", message: "Too many wrong codes: sign in again" })
         }
         const outcome = yield* settle(Redacted.value(challengeToken), Redacted.value(code), origin)
-        if (outcome._tag === "Refused") {
-          if (outcome.error._tag === "InvalidMfaCode") {
-            yield* Effect.ignore(limiter.consume(Rules.mfaChallengeFailures, challengeKey))
-          }
-          return yield* Effect.fail(outcome.error)
+        if (outcome._tag === "Refused") return yield* Effect.fail(outcome.error)
+        if (outcome._tag === "WrongCode") {
+          yield* Effect.ignore(limiter.consume(Rules.mfaChallengeFailures, challengeKey))
+          yield* Effect.ignore(limiter.consume(Rules.mfaFailuresPerAccount, outcome.userId))
+          return yield* Effect.fail(wrongCode)
         }
         return yield* sessions.start(outcome.userId, origin)
       }
