@@ -118,15 +118,19 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
             error._tag === "InvalidMfaCode"
               ? Effect.ignore(limiter.consume(Rules.mfaFailuresPerAccount, userId))
               : Effect.void)
-        yield* Effect.flatMap(users.findById(userId), (user) => pending(Option.getOrThrow(user), new Date())).pipe(
-          countFailure
-        )
+        const unlocked = Option.getOrThrow(yield* users.findById(userId))
+        const step = yield* countFailure(pending(unlocked, yield* now))
         const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, generateRecoveryCode)
         const hashes = yield* hasher.hashAll(recoveryCodes.map((recoveryCode) => Redacted.make(recoveryCode)))
         const result = yield* Effect.gen(function*() {
           const at = yield* now
           const user = yield* lockUser(userId)
-          const step = yield* pending(user, at)
+          // The code was right for this enrolment a moment ago (its step may have ended since, while
+          // the codes were hashed): what must still hold is that the enrolment is the same one.
+          if (user.mfaEnabledAt !== null) return yield* new MfaAlreadyEnabled({ message: "MFA is already on" })
+          if (user.totpPendingSecret === null || user.totpPendingSecret !== unlocked.totpPendingSecret) {
+            return yield* new MfaNotEnrolled({ message: "The enrolment changed meanwhile: enrol again" })
+          }
           yield* users.update(userId, {
             totpSecret: user.totpPendingSecret,
             totpPendingSecret: null,
@@ -144,7 +148,7 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
             summary: { before: { mfaEnabled: false }, after: { mfaEnabled: true } }
           })
           return { user, at, recoveryCodes }
-        }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die), countFailure)
+        }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
         yield* notify(result.user, "mfa-enabled", result.at)
         return {
           recoveryCodes: result.recoveryCodes.map((code) => Redacted.make(code)),
