@@ -65,13 +65,14 @@ export class AccountAdmin extends Effect.Service<AccountAdmin>()("parley/service
     const oneTime = yield* OneTimeTokenRepo
     const tokens = yield* ApiTokenRepo
     const workspaces = yield* WorkspaceRepo
-    // The operator's process caches nothing: it only announces, so running nodes drop what changed.
-    const announce = (...changes: ReadonlyArray<IdentityChange>) =>
-      announceChanges(...changes).pipe(Effect.provideService(SqlClient.SqlClient, sql))
     const audit = yield* AccountAudit
     const log = yield* AuditLog
     const codes = yield* RecoveryCodeRepo
     const mailer = yield* Mailer
+
+    // The operator's process caches nothing: it only announces, so running nodes drop what changed.
+    const announce = (...changes: ReadonlyArray<IdentityChange>) =>
+      announceChanges(...changes).pipe(Effect.provideService(SqlClient.SqlClient, sql))
 
     /** Tell the account's owner; the command waits for the mail, and a failure to send is only a warning. */
     const notify = (user: UserRow, event: SecurityEvent, at: Date) =>
