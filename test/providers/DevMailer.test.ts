@@ -3,32 +3,12 @@
  * its links, and keeps the last 500 in an outbox that tests read.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer, Logger, LogLevel, Option } from "effect"
+import { ConfigProvider, Effect, Logger, LogLevel, Option } from "effect"
 import { passwordResetEmail, verificationEmail } from "../../src/domain/identity/Emails.js"
 import * as DevMailer from "../../src/providers/DevMailer.js"
 import { Mailer } from "../../src/providers/Mailer.js"
 import { MailerLive } from "../../src/providers/MailerLive.js"
-
-interface Entry {
-  readonly level: string
-  readonly message: unknown
-  readonly annotations: Record<string, unknown>
-}
-
-const capturing = (entries: Array<Entry>) =>
-  Layer.merge(
-    Logger.replace(
-      Logger.defaultLogger,
-      Logger.make(({ annotations, logLevel, message }) => {
-        entries.push({
-          level: logLevel.label,
-          message: Array.isArray(message) && message.length === 1 ? message[0] : message,
-          annotations: Object.fromEntries(annotations)
-        })
-      })
-    ),
-    Logger.minimumLogLevel(LogLevel.Info)
-  )
+import { capturingLogger as capturing, type LogEntry as Entry } from "../support/TestServer.js"
 
 const publicUrl = "http://localhost:8080"
 const verification = verificationEmail({
