@@ -1,0 +1,174 @@
+/**
+ * Flow expressions (JSONata over `{ vars, input }`), compiled once per
+ * program and evaluated so that they can neither hang nor tell two runs
+ * apart. Bounds: 50,000 evaluation steps per expression, and 200,000 for all
+ * the expressions of one engine step together (a budget: once spent, every
+ * further expression of the step fails at once), counted rather than timed
+ * so the limits fall at the same place on every machine (50,000 steps take
+ * about a tenth of a second); a nesting depth of 500; sequences of at most
+ * 10,000 items; guarded regex literals (see `SafeRegex`); and a one-second
+ * clock as a last resort that no expression within its steps should reach.
+ * Determinism: `$now()` and `$millis()` read Effect's `Clock` (one instant
+ * per step), and `$random()` / `$shuffle()` draw from a generator seeded by
+ * the expression and the document it reads, so the same conversation takes
+ * the same branch. Anything that goes wrong (a syntax error, an undefined
+ * function, a bound reached) is an `ExpressionFailure`, never a thrown error.
+ */
+import { Effect, Either } from "effect"
+import jsonata from "jsonata"
+import type { Variables } from "../../assistants/Variable.js"
+import { canonicalJson } from "../../CanonicalJson.js"
+import type { JsonValue } from "../../Json.js"
+import { GuardedRegExp } from "./SafeRegex.js"
+
+/** The most evaluation steps one expression may take. */
+export const EXPRESSION_STEP_LIMIT = 50_000
+
+/** The most evaluation steps all the expressions of one engine step may take together. */
+export const STEP_EXPRESSION_BUDGET = 200_000
+
+/** What is left of an engine step's evaluation steps; shared by the step's expressions. */
+export interface ExpressionBudget {
+  remaining: number
+}
+
+/** A fresh budget for one engine step. */
+export const makeBudget = (): ExpressionBudget => ({ remaining: STEP_EXPRESSION_BUDGET })
+
+/** What an evaluation reads besides the scope: the step's instant and its budget. */
+export interface EvaluationContext {
+  readonly nowMillis: number
+  readonly budget: ExpressionBudget
+}
+
+const OPTIONS = {
+  stack: 500,
+  sequence: 10_000,
+  timeout: 1_000,
+  RegexEngine: GuardedRegExp as unknown as RegExpConstructor
+}
+
+/** The last user message as expressions read it (`input.text`, `input.intent`...); fields are `null` when unknown. */
+export interface InputDocument {
+  readonly text: string | null
+  readonly payload: string | null
+  readonly intent: string | null
+  readonly confidence: number | null
+  readonly slots: { readonly [name: string]: JsonValue } | null
+}
+
+/** What every expression reads. */
+export interface ExpressionScope {
+  readonly vars: Variables
+  readonly input: InputDocument
+}
+
+/** Why an expression gave no value. */
+export interface ExpressionFailure {
+  readonly message: string
+}
+
+/** An expression compiled once per program; a syntax error is kept and reported at each evaluation. */
+export interface CompiledExpression {
+  readonly source: string
+  readonly compiled: Either.Either<jsonata.Expression, ExpressionFailure>
+}
+
+const failure = (error: unknown): ExpressionFailure => ({
+  message: typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error)
+})
+
+interface Counter {
+  steps: number
+  readonly budget: ExpressionBudget
+}
+
+// JSONata's environments are per evaluation; the document an evaluation reads
+// (bound as `$` before anything runs) finds its budget, and the first step of
+// the evaluation keeps the counter on the evaluation's base environment.
+const budgets = new WeakMap<object, ExpressionBudget>()
+const COUNTER = Symbol("parley.counter")
+
+type Environment = { readonly base: { [COUNTER]?: Counter; readonly lookup: (name: string) => unknown } }
+
+const countStep = (_expr: unknown, _input: unknown, environment: Environment) => {
+  const base = environment.base
+  const counter = base[COUNTER] ??= {
+    steps: 0,
+    budget: budgets.get(base.lookup("$") as object) ?? { remaining: EXPRESSION_STEP_LIMIT }
+  }
+  counter.steps += 1
+  counter.budget.remaining -= 1
+  if (counter.steps > EXPRESSION_STEP_LIMIT) throw { message: `more than ${EXPRESSION_STEP_LIMIT} evaluation steps` }
+  if (counter.budget.remaining < 0) throw { message: "the step's expressions have used up their evaluation steps" }
+}
+
+/** Compiles one expression; never throws. */
+export const compileExpression = (source: string): CompiledExpression => {
+  try {
+    const expression = jsonata(source, OPTIONS)
+    expression.assign(Symbol.for("jsonata.__evaluate_entry") as unknown as string, countStep)
+    return { source, compiled: Either.right(expression) }
+  } catch (error) {
+    return { source, compiled: Either.left(failure(error)) }
+  }
+}
+
+const formatMillis = jsonata("$fromMillis($t, $p, $z)")
+
+/** A small seeded generator (FNV-1a seed, mulberry32 draws). */
+const seededRandom = (seedText: () => string): () => number => {
+  let state: number | undefined
+  return () => {
+    if (state === undefined) {
+      state = 0x811c9dc5
+      const text = seedText()
+      for (let index = 0; index < text.length; index++) state = Math.imul(state ^ text.charCodeAt(index), 0x01000193)
+    }
+    state = (state + 0x6d2b79f5) | 0
+    let t = Math.imul(state ^ (state >>> 15), 1 | state)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const builtins = (source: string, scope: ExpressionScope, nowMillis: number) => {
+  const random = seededRandom(() => `${source}\u0000${canonicalJson(scope)}`)
+  return {
+    now: (picture?: string, timezone?: string) =>
+      formatMillis.evaluate(null, { t: nowMillis, p: picture, z: timezone }),
+    millis: () => nowMillis,
+    random,
+    shuffle: (items: unknown) => {
+      if (!Array.isArray(items)) return items
+      const shuffled = [...items]
+      for (let index = shuffled.length - 1; index > 0; index--) {
+        const other = Math.floor(random() * (index + 1))
+        const item = shuffled[index]
+        shuffled[index] = shuffled[other]
+        shuffled[other] = item
+      }
+      return shuffled
+    }
+  }
+}
+
+/** Evaluates a compiled expression over the scope; a failure is a value, never an error of the effect. */
+export const evaluateExpression = (
+  expression: CompiledExpression,
+  scope: ExpressionScope,
+  context: EvaluationContext
+): Effect.Effect<Either.Either<unknown, ExpressionFailure>> =>
+  Either.match(expression.compiled, {
+    onLeft: (syntax) => Effect.succeed(Either.left(syntax)),
+    onRight: (compiled) =>
+      Effect.suspend(() => {
+        // A document of its own, so that this evaluation finds this budget.
+        const document: ExpressionScope = { vars: scope.vars, input: scope.input }
+        budgets.set(document, context.budget)
+        return Effect.tryPromise({
+          try: () => compiled.evaluate(document, builtins(expression.source, document, context.nowMillis)),
+          catch: failure
+        })
+      }).pipe(Effect.either)
+  })

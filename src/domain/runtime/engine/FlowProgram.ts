@@ -1,0 +1,137 @@
+/**
+ * A flow compiled for running: its nodes and edges indexed, its expressions
+ * and patterns compiled once, its intents' classifier built, the locale's
+ * formats read. Compiling refuses only a flow that cannot run at all (no
+ * start node, several, or a start without a `next` edge to an existing
+ * node); everything else a draft may get wrong is the analysis's to report
+ * and the engine's to survive (see `FlowEngine`). Where the graph repeats
+ * itself (two nodes with one id, two edges for one outcome) the first wins.
+ */
+import { Either } from "effect"
+import type { Subflow } from "../../assistants/Flow.js"
+import type { EdgeRoute, FlowEdge } from "../../assistants/FlowEdge.js"
+import type { Finding, FindingCode } from "../../assistants/FlowFinding.js"
+import type { FlowNodeId } from "../../assistants/FlowIds.js"
+import type { FlowNode } from "../../assistants/FlowNode.js"
+import type { Slot } from "../../assistants/Intent.js"
+import type { Classifier } from "./Classifier.js"
+import { type CompiledExpression, compileExpression } from "./Expressions.js"
+import { type LocaleFormats, localeFormats } from "./LocaleFormats.js"
+import { compilePattern } from "./SafeRegex.js"
+import { makeTokenClassifier } from "./TokenClassifier.js"
+
+/** An intent as the engine needs it: its examples for the classifier and its slots for extraction. */
+export interface EngineIntent {
+  readonly name: string
+  readonly utterances: ReadonlyArray<string>
+  readonly slots: ReadonlyArray<typeof Slot.Type>
+}
+
+/** A compiled flow; only the engine reads its members. */
+export interface FlowProgram {
+  readonly start: FlowNode
+  readonly node: (id: string) => FlowNode | undefined
+  /** The target of the edge that takes `route` out of `source`. */
+  readonly target: (source: FlowNodeId, route: EdgeRoute) => FlowNodeId | undefined
+  readonly subflowEntry: (id: string) => FlowNodeId | undefined
+  readonly expression: (source: string) => CompiledExpression
+  readonly pattern: (source: string) => Either.Either<RegExp, string>
+  readonly intent: (name: string) => EngineIntent | undefined
+  readonly classifier: Classifier
+  readonly nluThreshold: number
+  readonly formats: LocaleFormats
+}
+
+/** What `compile` reads: a draft's or a snapshot's graph, intents and settings. */
+export interface ProgramInput {
+  readonly nodes: ReadonlyArray<FlowNode>
+  readonly edges: ReadonlyArray<FlowEdge>
+  readonly subflows: ReadonlyArray<Subflow>
+  readonly intents: ReadonlyArray<EngineIntent>
+  readonly nluThreshold: number
+  readonly locale: string
+  /** Replaces the built-in `TokenClassifier` (built from `intents`). */
+  readonly classifier?: Classifier
+}
+
+const routeKey = (source: string, route: EdgeRoute): string => {
+  switch (route.kind) {
+    case "option":
+      return `${source} option ${route.option}`
+    case "intent":
+      return `${source} intent ${route.intent}`
+    case "case":
+      return `${source} case ${route.case}`
+    default:
+      return `${source} ${route.kind}`
+  }
+}
+
+const indexBy = <A, K>(items: ReadonlyArray<A>, key: (item: A) => K): Map<K, A> => {
+  const index = new Map<K, A>()
+  for (const item of items) if (!index.has(key(item))) index.set(key(item), item)
+  return index
+}
+
+const finding = (
+  code: FindingCode,
+  message: string,
+  nodeIds: ReadonlyArray<FlowNodeId>,
+  edgeIds: ReadonlyArray<FlowEdge["id"]> = []
+): Finding => ({ code, severity: "error", message, nodeIds, edgeIds, intents: [], variables: [], repairable: false })
+
+const cached = <A>(build: (source: string) => A, sources: Iterable<string>) => {
+  const cache = new Map<string, A>()
+  for (const source of sources) if (!cache.has(source)) cache.set(source, build(source))
+  return (source: string): A => cache.get(source) ?? build(source)
+}
+
+/** Compiles a flow once; `Left` with error findings when it cannot run at all. */
+export const compile = (input: ProgramInput): Either.Either<FlowProgram, ReadonlyArray<Finding>> => {
+  const nodes = indexBy(input.nodes, (node): string => node.id)
+  const edges = indexBy(input.edges, (edge) => routeKey(edge.source, edge))
+  const starts = input.nodes.filter((node) => node.type === "start")
+  const start = starts[0]
+  if (start === undefined) return Either.left([finding("missing-start", "The flow has no start node", [])])
+  if (starts.length > 1) {
+    return Either.left([finding("multiple-starts", "The flow has more than one start node", starts.map((n) => n.id))])
+  }
+  const first = edges.get(routeKey(start.id, { kind: "next" }))
+  if (first === undefined) {
+    return Either.left([finding("dead-end", `The start node ${start.id} has no next edge`, [start.id])])
+  }
+  if (!nodes.has(first.target)) {
+    return Either.left([
+      finding("broken-reference", `The start node's edge ${first.id} leads to no node`, [start.id], [first.id])
+    ])
+  }
+  const subflows = indexBy(input.subflows, (subflow): string => subflow.id)
+  const expressions = input.nodes.flatMap((node) =>
+    node.type === "condition"
+      ? node.data.cases.map((c) => c.expression)
+      : node.type === "set-variable" && "expression" in node.data
+      ? [node.data.expression]
+      : []
+  )
+  const patterns = [
+    ...input.nodes.flatMap((node) =>
+      node.type === "question" && node.data.validation.kind === "regex" ? [node.data.validation.pattern] : []
+    ),
+    ...input.intents.flatMap((intent) =>
+      intent.slots.flatMap((slot) => (slot.entity.kind === "regex" ? [slot.entity.pattern] : []))
+    )
+  ]
+  const intents = indexBy(input.intents, (intent) => intent.name)
+  return Either.right({
+    start,
+    node: (id) => nodes.get(id),
+    target: (source, route) => edges.get(routeKey(source, route))?.target,
+    subflowEntry: (id) => subflows.get(id)?.entryNodeId,
+    expression: cached(compileExpression, expressions),
+    pattern: cached((source) => compilePattern(source), patterns),
+    intent: (name) => intents.get(name),
+    classifier: input.classifier ?? makeTokenClassifier(input.intents),
+    nluThreshold: input.nluThreshold,
+    formats: localeFormats(input.locale)
+  })
+}
