@@ -179,7 +179,7 @@ export class AuditLog extends Effect.Service<AuditLog>()("parley/services/AuditL
         let expected = 1
         let prevHash: string | null = null
         while (true) {
-          const rows = yield* repo.chain(workspaceId, expected - 1, VERIFY_BATCH)
+          const rows: ReadonlyArray<StoredAuditRow> = yield* repo.chain(workspaceId, expected - 1, VERIFY_BATCH)
           for (const row of rows) {
             if (row.sequence !== expected) {
               return { ok: false, brokenAt: row.sequence, reason: `sequence ${expected} is missing` } as const
