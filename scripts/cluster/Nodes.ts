@@ -1,0 +1,211 @@
+/**
+ * Parley nodes as child processes on this machine, on loopback, against one
+ * PostgreSQL database: the code that the local cluster launcher
+ * (`npm run cluster`) and the tests' `LocalCluster` share.
+ */
+import { spawn } from "node:child_process"
+import * as Fs from "node:fs"
+import * as Net from "node:net"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+
+const root = fileURLToPath(new URL("../../", import.meta.url))
+
+/** The address every node binds, for HTTP and for its cluster runner. */
+export const HOST = "127.0.0.1"
+
+/** How long a node may take to answer `/health/ready` 200 after it was started. */
+export const READY_TIMEOUT_MS = 120_000
+
+/** How long nodes may take to stop after SIGTERM before they are killed. */
+export const STOP_GRACE_MS = 20_000
+
+/** How much of a process's output is kept in memory, at least (the latest part). */
+const MAX_OUTPUT_CHARS = 1_000_000
+
+/** Where one node listens; `index` counts from 1. */
+export interface NodeAddress {
+  readonly index: number
+  readonly httpPort: number
+  readonly runnerPort: number
+}
+
+/** The node's HTTP base URL. */
+export const httpUrl = (address: NodeAddress): string => `http://${HOST}:${address.httpPort}`
+
+/** How a process ended. */
+export interface Exit {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+}
+
+export const describeExit = ({ code, signal }: Exit): string =>
+  signal !== null ? `killed by ${signal}` : `exited with code ${code}`
+
+/** A `parley` child process and what it printed. */
+export interface ParleyChild {
+  readonly pid: number
+  /** What it printed so far, stdout and stderr interleaved (the latest million characters or more). */
+  readonly output: () => string
+  readonly exited: Promise<Exit>
+  readonly running: () => boolean
+  readonly kill: (signal: NodeJS.Signals) => void
+}
+
+export interface SpawnOptions {
+  /** The whole environment of the process. */
+  readonly env: NodeJS.ProcessEnv
+  /** Run the build (`dist/main.js`) rather than the sources through tsx. */
+  readonly built: boolean
+  /** Called with each complete line the process prints. */
+  readonly onLine?: (line: string, stream: "stdout" | "stderr") => void
+}
+
+const builtMain = Path.join(root, "dist", "main.js")
+
+/** Why `--built` cannot run, if it cannot. */
+export const missingBuild = (): string | undefined =>
+  Fs.existsSync(builtMain) ? undefined : `${builtMain} does not exist: run npm run build first`
+
+/** Run `parley <args>` with the repository as working directory. */
+export const spawnParley = (args: ReadonlyArray<string>, options: SpawnOptions): ParleyChild => {
+  const entry = options.built ? [builtMain] : ["--import", "tsx", Path.join(root, "src", "main.ts")]
+  const child = spawn(process.execPath, [...entry, ...args], {
+    cwd: root,
+    env: options.env,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  const collect = (stream: "stdout" | "stderr") => {
+    let partial = ""
+    child[stream].setEncoding("utf8")
+    child[stream].on("data", (chunk: string) => {
+      output += chunk
+      if (output.length > 2 * MAX_OUTPUT_CHARS) output = output.slice(-MAX_OUTPUT_CHARS)
+      const lines = (partial + chunk).split("\n")
+      partial = lines.pop()!
+      for (const line of lines) options.onLine?.(line, stream)
+    })
+    child[stream].on("end", () => {
+      if (partial !== "") options.onLine?.(partial, stream)
+    })
+  }
+  collect("stdout")
+  collect("stderr")
+  // "close" rather than "exit": by then all of the output has been read.
+  const exited = new Promise<Exit>((resolve) => child.on("close", (code, signal) => resolve({ code, signal })))
+  return {
+    pid: child.pid!,
+    output: () => output,
+    exited,
+    running: () => child.exitCode === null && child.signalCode === null,
+    kill: (signal) => {
+      child.kill(signal)
+    }
+  }
+}
+
+/** The environment of one node: `env`, with the cluster's database and the node's addresses. */
+export const nodeEnv = (address: NodeAddress, env: NodeJS.ProcessEnv, databaseUrl: string): NodeJS.ProcessEnv => ({
+  ...env,
+  DATABASE_URL: databaseUrl,
+  PORT: String(address.httpPort),
+  PARLEY_HOST: HOST,
+  PARLEY_RUNNER_HOST: HOST,
+  PARLEY_RUNNER_PORT: String(address.runnerPort)
+})
+
+/** Start `parley serve` as the node at `address`. */
+export const spawnNode = (
+  address: NodeAddress,
+  options: SpawnOptions & { readonly databaseUrl: string }
+): ParleyChild => spawnParley(["serve"], { ...options, env: nodeEnv(address, options.env, options.databaseUrl) })
+
+const lastLines = (text: string, count = 30) => text.trimEnd().split("\n").slice(-count).join("\n")
+
+/**
+ * Start `parley migrate`, so that the nodes need not each migrate as they start;
+ * `done` rejects with its output if it fails.
+ */
+export const migrate = (options: SpawnOptions & { readonly databaseUrl: string }) => {
+  const child = spawnParley(["migrate"], { ...options, env: { ...options.env, DATABASE_URL: options.databaseUrl } })
+  const done = child.exited.then((exit) => {
+    if (exit.code !== 0) throw new Error(`parley migrate ${describeExit(exit)}:\n${lastLines(child.output())}`)
+  })
+  return { child, done }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Poll the node's `/health/ready` until it answers 200; throws if the process ends first or time runs out. */
+export const waitReady = async (
+  address: NodeAddress,
+  child: ParleyChild,
+  timeoutMs = READY_TIMEOUT_MS
+): Promise<void> => {
+  const url = `${httpUrl(address)}/health/ready`
+  const deadline = Date.now() + timeoutMs
+  let last = "no answer"
+  while (child.running()) {
+    if (Date.now() > deadline) {
+      throw new Error(
+        `node ${address.index} did not answer 200 at ${url} within ${timeoutMs} ms (last: ${last}):\n` +
+          lastLines(child.output())
+      )
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(5_000) })
+      if (response.status === 200) return
+      last = `${response.status} ${await response.text()}`
+    } catch (error) {
+      last = String(error)
+    }
+    await sleep(250)
+  }
+  const exit = await child.exited
+  throw new Error(`node ${address.index} ${describeExit(exit)} before it was ready:\n${lastLines(child.output())}`)
+}
+
+/**
+ * Start nodes with `start` (which resolves once its node is ready): the first
+ * alone, then the others together. On a new database the first node creates
+ * the cluster's own tables (@effect/cluster makes them as a runner starts;
+ * `parley migrate` does not), and nodes that do so at once collide.
+ */
+export const startInTurn = async <A>(nodes: ReadonlyArray<A>, start: (node: A) => Promise<void>): Promise<void> => {
+  const [first, ...others] = nodes
+  if (first === undefined) return
+  await start(first)
+  await Promise.all(others.map(start))
+}
+
+/**
+ * Stop processes: SIGTERM to each still running, then SIGKILL to those still
+ * running after `graceMs`. Resolves once all have ended, with the pids that
+ * had to be killed.
+ */
+export const stopAll = async (
+  children: ReadonlyArray<ParleyChild>,
+  graceMs = STOP_GRACE_MS
+): Promise<ReadonlyArray<number>> => {
+  const running = children.filter((child) => child.running())
+  for (const child of running) child.kill("SIGTERM")
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([
+    Promise.all(running.map((child) => child.exited)),
+    new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))
+  ])
+  clearTimeout(timer)
+  const stubborn = running.filter((child) => child.running())
+  for (const child of stubborn) child.kill("SIGKILL")
+  await Promise.all(stubborn.map((child) => child.exited))
+  return stubborn.map((child) => child.pid)
+}
+
+/** Whether a server could listen on `port` on the loopback address right now. */
+export const portIsFree = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const server = Net.createServer()
+    server.once("error", () => resolve(false))
+    server.listen(port, HOST, () => server.close(() => resolve(true)))
+  })
