@@ -161,6 +161,70 @@ export const OtlpEndpoint = Config.option(Config.string("OTEL_EXPORTER_OTLP_ENDP
   Config.withDescription("OTLP/HTTP endpoint for traces, e.g. http://collector:4318")
 )
 
+/**
+ * This node's cluster runner: the address other nodes reach it at (kept apart
+ * from the HTTP `PORT`) and the address it listens on (the advertised one
+ * unless set). The runner protocol has no authentication of its own: keep the
+ * port on a private network.
+ */
+export const RunnerAddressSettings = Config.all({
+  host: Config.string("PARLEY_RUNNER_HOST").pipe(
+    Config.withDefault("127.0.0.1"),
+    Config.withDescription("The host other nodes reach this node's cluster runner at")
+  ),
+  port: Config.port("PARLEY_RUNNER_PORT").pipe(
+    Config.withDefault(34431),
+    Config.withDescription("The cluster runner's port (not the HTTP PORT)")
+  ),
+  listenHost: Config.option(Config.string("PARLEY_RUNNER_LISTEN_HOST")).pipe(
+    Config.withDescription(
+      "The address the runner listens on (default: PARLEY_RUNNER_HOST), e.g. 0.0.0.0 in a container"
+    )
+  )
+})
+
+/**
+ * How fast the cluster notices a dead node and moves its shards, against how
+ * much it tolerates a slow one (see docs/CLUSTER.md for the trade-off and the
+ * measurements behind the defaults).
+ */
+export const ShardTiming = Config.all({
+  lockExpiration: Config.duration("PARLEY_SHARD_LOCK_EXPIRATION").pipe(
+    Config.withDefault(Duration.seconds(6)),
+    Config.withDescription("A node that has not renewed its runner heartbeat for this long loses its shards")
+  ),
+  lockRefreshInterval: Config.duration("PARLEY_SHARD_LOCK_REFRESH_INTERVAL").pipe(
+    Config.withDefault(Duration.seconds(1)),
+    Config.withDescription("How often a node renews its heartbeat and shard locks (at most a third of the expiration)")
+  ),
+  refreshAssignmentsInterval: Config.duration("PARLEY_SHARD_REFRESH_INTERVAL").pipe(
+    Config.withDefault(Duration.millis(500)),
+    Config.withDescription("How often a node re-reads the live nodes and takes the shards that fall to it")
+  ),
+  runnerHealthCheckInterval: Config.duration("PARLEY_RUNNER_HEALTH_CHECK_INTERVAL").pipe(
+    Config.withDefault(Duration.seconds(1)),
+    Config.withDescription("How often a node pings the others and reports the unreachable ones")
+  ),
+  shardsPerGroup: Config.integer("PARLEY_SHARDS").pipe(
+    Config.withDefault(300),
+    Config.validate({
+      message: "Expected 1 to 10000 shards (the same on every node)",
+      validation: (n) => n >= 1 && n <= 10_000
+    }),
+    Config.withDescription("The number of shards; must be the same on every node of a cluster")
+  ),
+  entityMaxIdleTime: Config.duration("PARLEY_ENTITY_IDLE_TIME").pipe(
+    Config.withDefault(Duration.minutes(5)),
+    Config.withDescription("A conversation idle this long leaves memory (its state stays in the database)")
+  )
+}).pipe(
+  Config.validate({
+    message: "PARLEY_SHARD_LOCK_REFRESH_INTERVAL must be at most a third of PARLEY_SHARD_LOCK_EXPIRATION",
+    validation: (timing) =>
+      Duration.lessThanOrEqualTo(Duration.times(timing.lockRefreshInterval, 3), timing.lockExpiration)
+  })
+)
+
 /** Every environment variable Parley reads, for the README check. */
 export const environmentVariables = [
   "PORT",
@@ -183,5 +247,14 @@ export const environmentVariables = [
   "PARLEY_SESSION_IDLE_TIMEOUT",
   "PARLEY_REQUIRE_MFA",
   "PARLEY_LOG_LEVEL",
+  "PARLEY_RUNNER_HOST",
+  "PARLEY_RUNNER_PORT",
+  "PARLEY_RUNNER_LISTEN_HOST",
+  "PARLEY_SHARD_LOCK_EXPIRATION",
+  "PARLEY_SHARD_LOCK_REFRESH_INTERVAL",
+  "PARLEY_SHARD_REFRESH_INTERVAL",
+  "PARLEY_RUNNER_HEALTH_CHECK_INTERVAL",
+  "PARLEY_SHARDS",
+  "PARLEY_ENTITY_IDLE_TIME",
   "OTEL_EXPORTER_OTLP_ENDPOINT"
 ] as const

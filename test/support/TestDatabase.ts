@@ -22,12 +22,14 @@ export const databaseUrl = (database: string, base = adminUrl): string => {
 
 const migrationsDir = fileURLToPath(new URL("../../src/persistence/migrations/", import.meta.url))
 
-/** The template's name changes whenever a migration does, so a stale template is never cloned. */
+/** The template's name changes whenever a migration or the list of them does, so a stale template is never cloned. */
 export const templateName = (): string => {
   const hash = Crypto.createHash("sha256")
   for (const file of Fs.readdirSync(migrationsDir).sort()) {
     hash.update(file).update(Fs.readFileSync(Path.join(migrationsDir, file)))
   }
+  // The list of migrations that run lives beside them.
+  hash.update(Fs.readFileSync(Path.join(migrationsDir, "..", "Sql.ts")))
   return `parley_template_${hash.digest("hex").slice(0, 12)}`
 }
 

@@ -9,6 +9,7 @@ import { ConfigProvider, Effect, Layer, Logger, LogLevel } from "effect"
 import { Api } from "../../src/http/Api.js"
 import { ParleyLive } from "../../src/MainLive.js"
 import * as DevMailer from "../../src/providers/DevMailer.js"
+import { freePort } from "./ParleyProcess.js"
 import { freshDatabase } from "./TestDatabase.js"
 
 /** Settings the test server runs with, beyond its database; they override the environment. */
@@ -46,12 +47,17 @@ export const capturingLogger = (entries: Array<LogEntry>) =>
     Logger.minimumLogLevel(LogLevel.Info)
   )
 
-/** A node on `DATABASE_URL` from `settings`, or on a fresh database of its own. */
+/**
+ * A node on `DATABASE_URL` from `settings`, or on a fresh database of its
+ * own; its cluster runner listens on a free loopback port, so nodes of one
+ * database form a cluster and test files never meet.
+ */
 export const testServer = (settings: TestSettings = {}, logging: Layer.Layer<never> = quiet) =>
   Layer.unwrapScoped(
-    Effect.map(
+    Effect.zipWith(
       "DATABASE_URL" in settings ? Effect.succeed({ url: settings["DATABASE_URL"]! }) : freshDatabase,
-      ({ url }) =>
+      Effect.promise(freePort),
+      ({ url }, runnerPort) =>
         ParleyLive.pipe(
           Layer.provideMerge(NodeHttpServer.layerTest),
           // The development mailer: tests read the links it records from its outbox.
@@ -60,6 +66,8 @@ export const testServer = (settings: TestSettings = {}, logging: Layer.Layer<nev
             // Tests speak for many clients: each sends its own X-Forwarded-For.
             PARLEY_TRUSTED_PROXY_HOPS: "1",
             PARLEY_MASTER_KEY: TEST_MASTER_KEY,
+            PARLEY_RUNNER_HOST: "127.0.0.1",
+            PARLEY_RUNNER_PORT: String(runnerPort),
             ...settings,
             DATABASE_URL: url
           }))),

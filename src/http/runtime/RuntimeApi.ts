@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { AssistantNotFound } from "../../domain/assistants/Assistant.js"
+import { NotReady } from "../../domain/HttpErrors.js"
 import { IdempotencyHeaders, IdempotencyKeyReused } from "../../domain/Idempotency.js"
 import { RuntimeSessionEnded, RuntimeSessionId, RuntimeSessionNotFound } from "../../domain/runtime/RuntimeSession.js"
 import { FlowNotRunnable, SessionStart } from "../../domain/runtime/SessionStart.js"
@@ -33,6 +34,7 @@ export class RuntimeApi extends HttpApiGroup.make("runtime")
       .addError(RuntimeSessionNotFound)
       .addError(RuntimeSessionEnded)
       .addError(IdempotencyKeyReused)
+      .addError(NotReady)
       .annotate(
         OpenApi.Summary,
         "Send the user's text or a button payload; a retry with the same Idempotency-Key answers the same reply"

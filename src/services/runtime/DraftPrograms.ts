@@ -1,0 +1,74 @@
+/**
+ * Compiled draft flows, per node. A draft is compiled once per revision and
+ * locale and kept while conversations use it, so a turn costs no more than
+ * reading the draft's revision (which it does in the same round trip as its
+ * idempotency check).
+ */
+import { Effect, type Either } from "effect"
+import type { AssistantId } from "../../domain/assistants/Assistant.js"
+import type { Finding } from "../../domain/assistants/FlowFinding.js"
+import type { WorkspaceId } from "../../domain/identity/Ids.js"
+import { compile, type FlowProgram } from "../../domain/runtime/engine/FlowProgram.js"
+import { Assistants } from "../assistants/Assistants.js"
+
+/** A draft as it ran: its revision, and the program or why it cannot run. */
+export interface CompiledDraft {
+  readonly revision: number
+  readonly language: string
+  readonly program: Either.Either<FlowProgram, ReadonlyArray<Finding>>
+}
+
+const CAPACITY = 500
+
+export class DraftPrograms extends Effect.Service<DraftPrograms>()("parley/services/runtime/DraftPrograms", {
+  effect: Effect.gen(function*() {
+    const assistants = yield* Assistants
+    // Insertion order is recency order: a hit moves its entry to the end, the oldest goes first.
+    const cache = new Map<string, CompiledDraft>()
+    const keyOf = (agentId: AssistantId, revision: number, locale: string) => `${agentId}/${revision}/${locale}`
+
+    const remember = (key: string, compiled: CompiledDraft) => {
+      cache.delete(key)
+      cache.set(key, compiled)
+      if (cache.size > CAPACITY) cache.delete(cache.keys().next().value!)
+    }
+
+    /**
+     * The draft compiled for `locale`: at `revision` when that is known (from
+     * the cache), else as the draft stands now. `locale` defaults to the
+     * Assistant's language.
+     */
+    const draft = Effect.fn("DraftPrograms.draft")(function*(
+      workspaceId: WorkspaceId,
+      agentId: AssistantId,
+      options: { readonly revision?: number; readonly locale?: string }
+    ) {
+      if (options.revision !== undefined && options.locale !== undefined) {
+        const key = keyOf(agentId, options.revision, options.locale)
+        const hit = cache.get(key)
+        if (hit !== undefined) {
+          remember(key, hit)
+          return hit
+        }
+      }
+      const { assistant, flow, intents } = yield* assistants.draftOf(workspaceId, agentId)
+      const locale = options.locale ?? assistant.language
+      const compiled: CompiledDraft = {
+        revision: assistant.revision,
+        language: assistant.language,
+        program: compile({
+          nodes: flow.nodes,
+          edges: flow.edges,
+          subflows: flow.subflows,
+          intents: intents.map((intent) => ({ name: intent.name, utterances: intent.utterances, slots: intent.slots })),
+          nluThreshold: assistant.nluThreshold,
+          locale
+        })
+      }
+      remember(keyOf(agentId, assistant.revision, locale), compiled)
+      return compiled
+    })
+
+    return { draft }
+  })
+}) {}

@@ -1,0 +1,160 @@
+/**
+ * Assistant conversations on the draft, for the people who build them:
+ * start one (the opening runs here, on the node that took the request, and is
+ * stored with the new session), send turns (to the session's entity, wherever
+ * in the cluster it lives), read one back with its transcript.
+ */
+import { Effect, Either, Option, Schema } from "effect"
+import * as Crypto from "node:crypto"
+import { v7 as uuidv7 } from "uuid"
+import { RuntimeSession } from "../../actors/RuntimeSession.js"
+import { canonicalJson } from "../../domain/CanonicalJson.js"
+import { NotReady } from "../../domain/HttpErrors.js"
+import { actorOf, type Principal } from "../../domain/identity/Principal.js"
+import { open } from "../../domain/runtime/engine/FlowEngine.js"
+import {
+  RuntimeSession as RuntimeSessionModel,
+  RuntimeSessionId,
+  RuntimeSessionNotFound
+} from "../../domain/runtime/RuntimeSession.js"
+import { FlowNotRunnable, type SessionStart } from "../../domain/runtime/SessionStart.js"
+import { TranscriptEntry } from "../../domain/runtime/Transcript.js"
+import { SimulatedTurnReply, TurnInput } from "../../domain/runtime/Turn.js"
+import { RuntimeSessionRepo, type SessionRow, type TurnRow } from "../../persistence/runtime/RuntimeSessionRepo.js"
+import { DraftPrograms } from "./DraftPrograms.js"
+
+const encodeReply = Schema.encode(SimulatedTurnReply)
+const decodeReply = Schema.decodeUnknown(SimulatedTurnReply)
+const decodeInput = Schema.decodeUnknown(TurnInput)
+const decodeSession = Schema.decodeUnknown(RuntimeSessionModel.json)
+
+/** A trace id for a reply when the request has no span (never in practice: every request is traced). */
+const currentTraceId = Effect.map(
+  Effect.option(Effect.currentSpan),
+  (span) => Option.match(span, { onNone: () => Crypto.randomBytes(16).toString("hex"), onSome: (span) => span.traceId })
+)
+
+/** The SHA-256 of a turn's body in canonical JSON: what makes "the same request". */
+export const bodyHash = (input: TurnInput): string =>
+  Crypto.createHash("sha256").update(canonicalJson(input)).digest("hex")
+
+/** The transcript of stored turns: each user input (turns 1..), each reply, oldest first. */
+const transcriptOf = (turns: ReadonlyArray<TurnRow>) =>
+  Effect.forEach(turns, (row) =>
+    Effect.gen(function*() {
+      const at = row.createdAt.toISOString()
+      const reply = yield* decodeReply(row.reply)
+      const bot = { role: "bot" as const, turn: row.turn, messages: reply.messages, at }
+      if (row.turn === 0 || row.idempotencyKey === null) return [bot]
+      const input = yield* decodeInput(row.input)
+      return [{ role: "user" as const, turn: row.turn, input, at, idempotencyKey: row.idempotencyKey }, bot]
+    })).pipe(
+      Effect.map((entries) => entries.flat()),
+      Effect.flatMap(Schema.decodeUnknown(Schema.Array(TranscriptEntry))),
+      Effect.orDie
+    )
+
+const sessionJson = (row: SessionRow) =>
+  decodeSession({
+    ...row,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    endedAt: row.endedAt === null ? null : row.endedAt.toISOString()
+  }).pipe(Effect.orDie)
+
+export class RuntimeSessions extends Effect.Service<RuntimeSessions>()("parley/services/runtime/RuntimeSessions", {
+  effect: Effect.gen(function*() {
+    const repo = yield* RuntimeSessionRepo
+    const programs = yield* DraftPrograms
+    const client = yield* RuntimeSession.client
+
+    const start = Effect.fn("RuntimeSessions.start")(function*(principal: Principal, request: SessionStart) {
+      const draft = yield* programs.draft(principal.workspaceId, request.agentId, {
+        ...(request.locale === undefined ? {} : { locale: request.locale })
+      })
+      const program = yield* Either.match(draft.program, {
+        onRight: Effect.succeed,
+        onLeft: (findings) =>
+          Effect.fail(
+            new FlowNotRunnable({
+              agentId: request.agentId,
+              findings,
+              message: `The draft flow cannot run: ${findings.map((finding) => finding.message).join("; ")}`
+            })
+          )
+      })
+      const step = yield* open(program, request.variables ?? {})
+      const sessionId = RuntimeSessionId.make(uuidv7())
+      const traceId = yield* currentTraceId
+      const reply: SimulatedTurnReply = {
+        sessionId,
+        turn: 0,
+        messages: step.messages,
+        status: step.state.status,
+        ended: step.state.status !== "active",
+        traceId,
+        state: step.state,
+        debug: { path: step.path, nlu: step.nlu }
+      }
+      yield* repo.create({
+        id: sessionId,
+        workspaceId: principal.workspaceId,
+        agentId: request.agentId,
+        source: "draft",
+        deploymentId: null,
+        revision: draft.revision,
+        locale: request.locale ?? draft.language,
+        state: step.state,
+        status: step.state.status,
+        startedBy: actorOf(principal),
+        endUserId: null,
+        opening: yield* Effect.orDie(encodeReply(reply)),
+        traceId
+      })
+      return reply
+    })
+
+    /** Sends a turn to the session's entity; a missing key is made here, so the turn still runs once. */
+    const turn = Effect.fn("RuntimeSessions.turn")(function*(
+      principal: Principal,
+      sessionId: RuntimeSessionId,
+      input: TurnInput,
+      idempotencyKey: string | undefined
+    ) {
+      return yield* client(sessionId).Turn({
+        workspaceId: principal.workspaceId,
+        input,
+        idempotencyKey: idempotencyKey ?? uuidv7(),
+        bodyHash: bodyHash(input),
+        traceId: yield* currentTraceId
+      }).pipe(
+        Effect.catchTags({
+          MailboxFull: () => Effect.fail(new NotReady({ message: "The conversation is busy; retry shortly" })),
+          AlreadyProcessingMessage: () =>
+            Effect.fail(new NotReady({ message: "This turn is still being processed; retry with the same key" })),
+          PersistenceError: (error) =>
+            Effect.zipRight(
+              Effect.logError("The cluster's message storage failed", error.cause),
+              Effect.fail(new NotReady({ message: "The cluster's storage is unavailable" }))
+            )
+        })
+      )
+    })
+
+    const get = Effect.fn("RuntimeSessions.get")(function*(principal: Principal, sessionId: RuntimeSessionId) {
+      const row = yield* repo.find(principal.workspaceId, sessionId)
+      if (Option.isNone(row)) {
+        return yield* new RuntimeSessionNotFound({
+          sessionId,
+          message: `No runtime session ${sessionId} in this workspace`
+        })
+      }
+      return {
+        session: yield* sessionJson(row.value),
+        transcript: yield* transcriptOf(yield* repo.turns(sessionId))
+      }
+    })
+
+    return { start, turn, get }
+  })
+}) {}
