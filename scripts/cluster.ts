@@ -15,7 +15,6 @@ import {
   type ParleyChild,
   portIsFree,
   spawnNode,
-  startInTurn,
   STOP_GRACE_MS,
   stopAll,
   waitReady
@@ -140,7 +139,7 @@ const run = async () => {
   }
   if (stopping) return
 
-  console.log(`cluster: starting ${count} node(s), node 1 first`)
+  console.log(`cluster: starting ${count} node(s)`)
   const nodes: Array<{ readonly address: NodeAddress; readonly child: ParleyChild }> = []
   const start = (address: NodeAddress) => {
     if (stopping) return Promise.reject(new Error("stopping"))
@@ -157,7 +156,7 @@ const run = async () => {
     return waitReady(address, child)
   }
   try {
-    await startInTurn(addresses, start)
+    await Promise.all(addresses.map(start))
   } catch (error) {
     return fail(error)
   }

@@ -167,19 +167,6 @@ export const waitReady = async (
 }
 
 /**
- * Start nodes with `start` (which resolves once its node is ready): the first
- * alone, then the others together. On a new database the first node creates
- * the cluster's own tables (@effect/cluster makes them as a runner starts;
- * `parley migrate` does not), and nodes that do so at once collide.
- */
-export const startInTurn = async <A>(nodes: ReadonlyArray<A>, start: (node: A) => Promise<void>): Promise<void> => {
-  const [first, ...others] = nodes
-  if (first === undefined) return
-  await start(first)
-  await Promise.all(others.map(start))
-}
-
-/**
  * Stop processes: SIGTERM to each still running, then SIGKILL to those still
  * running after `graceMs`. Resolves once all have ended, with the pids that
  * had to be killed.

@@ -10,7 +10,8 @@
  */
 import { RunnerAddress, type ShardingConfig, SingleRunner } from "@effect/cluster"
 import { NodeClusterSocket } from "@effect/platform-node"
-import { Duration, Effect, Layer, Option } from "effect"
+import { SqlClient } from "@effect/sql"
+import { Duration, Effect, Exit, Layer, Option, Scope } from "effect"
 import { RunnerAddressSettings, ShardTiming } from "../config/Settings.js"
 import { DatabaseInfo } from "../persistence/DatabaseInfo.js"
 
@@ -34,13 +35,36 @@ export const shardingConfig = Effect.gen(function*() {
   } satisfies Partial<ShardingConfig.ShardingConfig["Type"]>
 })
 
+/** The advisory lock under which a node joins the cluster (an arbitrary number, Parley's own). */
+const JOIN_LOCK = 7_340_712_345
+
+/**
+ * Builds `layer` while holding a PostgreSQL advisory lock, so nodes started
+ * together on a new database join one at a time: the cluster's storage creates
+ * its tables as it starts, and concurrent creations of one table collide.
+ */
+const oneAtATime = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
+  Layer.scopedContext(
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const lockScope = yield* Scope.make()
+      yield* Effect.acquireRelease(
+        Effect.flatMap(sql.reserve, (connection) =>
+          Effect.as(connection.executeRaw(`SELECT pg_advisory_lock(${JOIN_LOCK})`, []), connection)),
+        (connection) =>
+          Effect.ignore(connection.executeRaw(`SELECT pg_advisory_unlock(${JOIN_LOCK})`, []))
+      ).pipe(Effect.orDie, Scope.extend(lockScope))
+      return yield* Layer.build(layer).pipe(Effect.ensuring(Scope.close(lockScope, Exit.void)))
+    })
+  )
+
 /** The sharding of this node: a socket runner on a server database, a single runner on the embedded one. */
 export const ClusterLive = Layer.unwrapEffect(
   Effect.gen(function*() {
     const database = yield* DatabaseInfo
     const config = yield* shardingConfig
     return database.kind === "server"
-      ? NodeClusterSocket.layer({ storage: "sql", shardingConfig: config })
+      ? oneAtATime(NodeClusterSocket.layer({ storage: "sql", shardingConfig: config }))
       : SingleRunner.layer({ shardingConfig: { ...config, shardLockDisableAdvisory: true }, runnerStorage: "memory" })
   })
 )

@@ -14,7 +14,6 @@ import {
   type ParleyChild,
   portIsFree,
   spawnNode,
-  startInTurn,
   stopAll,
   waitReady
 } from "../../scripts/cluster/Nodes.js"
@@ -88,7 +87,7 @@ export const startCluster = async (options: ClusterOptions): Promise<LocalCluste
     await stopAll(nodes.flatMap((node) => node.current() ?? []))
   }
   try {
-    await startInTurn(nodes, (node) => node.start())
+    await Promise.all(nodes.map((node) => node.start()))
   } catch (error) {
     await stop()
     throw error
