@@ -11,6 +11,7 @@ import { TracingLive } from "./observability/Tracing.js"
 import { InstallationRepo } from "./persistence/InstallationRepo.js"
 import { MigratorLive, SqlLive } from "./persistence/Sql.js"
 import { MailerLive } from "./providers/MailerLive.js"
+import { AssistantsLive } from "./services/assistants/AssistantsLive.js"
 import { IdentityLive } from "./services/identity/IdentityLive.js"
 import { Readiness } from "./services/Readiness.js"
 import { version } from "./Version.js"
@@ -27,6 +28,7 @@ const RecordStart = Layer.effectDiscard(
 
 /** Everything a node runs, given an `HttpServer` and a `Mailer`. */
 export const ParleyLive = Layer.mergeAll(HttpAppLive, RecordStart).pipe(
+  Layer.provide(AssistantsLive),
   Layer.provide([Readiness.Default, MetricsExposition.Default, IdentityLive]),
   Layer.provide(MigratorLive),
   Layer.provideMerge(SqlLive),

@@ -6,6 +6,8 @@
 import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
 import { Layer } from "effect"
 import { Api } from "./Api.js"
+import { AssistantsHttpLive } from "./assistants/AssistantsHttp.js"
+import { FlowsHttpLive } from "./assistants/FlowsHttp.js"
 import { requireWebSocketUpgrade } from "./channels/VoiceStreamUpgrade.js"
 import { HealthHttpLive } from "./health/HealthHttp.js"
 import { AccountHttpLive } from "./identity/AccountHttp.js"
@@ -28,8 +30,6 @@ import { type GroupName, notImplementedGroup, type ProtocolCheck } from "./NotIm
 
 /** The groups whose area is not built yet: each of their routes answers 501 naming itself. */
 export const notBuiltGroups = [
-  "assistants",
-  "flows",
   "assistantAnalytics",
   "imports",
   "deployments",
@@ -82,6 +82,8 @@ const Groups = Layer.mergeAll(
   InvitationsHttpLive,
   ApiTokensHttpLive,
   AuditHttpLive,
+  AssistantsHttpLive,
+  FlowsHttpLive,
   NotBuilt
 )
 

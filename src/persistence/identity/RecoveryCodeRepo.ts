@@ -17,9 +17,11 @@ export class RecoveryCodeRepo extends Effect.Service<RecoveryCodeRepo>()("parley
           sql`DELETE FROM recovery_codes WHERE user_id = ${userId}`,
           hashes.length === 0
             ? Effect.void
-            : sql`INSERT INTO recovery_codes ${
-              sql.insert(hashes.map((codeHash) => ({ userId, codeHash, usedAt: null })))
-            }`
+            : Effect.asVoid(
+              sql`INSERT INTO recovery_codes ${
+                sql.insert(hashes.map((codeHash) => ({ userId, codeHash, usedAt: null })))
+              }`
+            )
         ).pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("RecoveryCodeRepo.replace")),
       /** One of the user's unused codes' hashes (they share a salt), if any is left. */
       oneUnused: (userId: UserId) =>

@@ -1,0 +1,21 @@
+/**
+ * Scripted Assistants, assembled: the repositories and the services the
+ * routes (and the runtime) call. It needs the database only; the audit log
+ * is the same layer identity uses, so one instance serves both.
+ */
+import { Layer } from "effect"
+import { AssistantRepo } from "../../persistence/assistants/AssistantRepo.js"
+import { DraftRepo } from "../../persistence/assistants/DraftRepo.js"
+import { FlowRepo } from "../../persistence/assistants/FlowRepo.js"
+import { IntentRepo } from "../../persistence/assistants/IntentRepo.js"
+import { AuditLog } from "../AuditLog.js"
+import { Assistants } from "./Assistants.js"
+import { Flows } from "./Flows.js"
+import { Intents } from "./Intents.js"
+
+const Repositories = Layer.mergeAll(AssistantRepo.Default, IntentRepo.Default, FlowRepo.Default, DraftRepo.Default)
+
+export const AssistantsLive = Layer.mergeAll(Intents.Default, Flows.Default).pipe(
+  Layer.provideMerge(Assistants.Default),
+  Layer.provideMerge(Layer.mergeAll(Repositories, AuditLog.Default))
+)
