@@ -14,6 +14,7 @@ import { MailerLive } from "./providers/MailerLive.js"
 import { AssistantsLive } from "./services/assistants/AssistantsLive.js"
 import { IdentityLive } from "./services/identity/IdentityLive.js"
 import { Readiness } from "./services/Readiness.js"
+import { RuntimeLive } from "./services/runtime/RuntimeLive.js"
 import { version } from "./Version.js"
 
 const RecordStart = Layer.effectDiscard(
@@ -28,6 +29,7 @@ const RecordStart = Layer.effectDiscard(
 
 /** Everything a node runs, given an `HttpServer` and a `Mailer`. */
 export const ParleyLive = Layer.mergeAll(HttpAppLive, RecordStart).pipe(
+  Layer.provide(RuntimeLive),
   Layer.provide(AssistantsLive),
   Layer.provide([Readiness.Default, MetricsExposition.Default, IdentityLive]),
   Layer.provide(MigratorLive),

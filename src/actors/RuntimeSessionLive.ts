@@ -33,7 +33,11 @@ import { DraftPrograms } from "../services/runtime/DraftPrograms.js"
 import { RuntimeSession } from "./RuntimeSession.js"
 
 /** Another activation owns the session now; this one must stop writing. */
-class FencedOut extends Data.TaggedError("FencedOut")<{ readonly sessionId: string; readonly epoch: number }> {}
+class FencedOut extends Data.TaggedError("FencedOut")<{ readonly sessionId: string; readonly epoch: number }> {
+  override get message() {
+    return `Session ${this.sessionId} has a newer owner than epoch ${this.epoch}; taking it over again`
+  }
+}
 
 /** Where this activation has the session: its row as of the last turn it wrote. */
 interface Owned {

@@ -27,13 +27,13 @@ import {
   IngressSignatureNotBuilt
 } from "./middleware/SecurityNotBuilt.js"
 import { type GroupName, notImplementedGroup, type ProtocolCheck } from "./NotImplementedHttp.js"
+import { RuntimeHttpLive } from "./runtime/RuntimeHttp.js"
 
 /** The groups whose area is not built yet: each of their routes answers 501 naming itself. */
 export const notBuiltGroups = [
   "assistantAnalytics",
   "imports",
   "deployments",
-  "runtime",
   "publicRuntime",
   "aiAgents",
   "aiAgentReleases",
@@ -84,6 +84,7 @@ const Groups = Layer.mergeAll(
   AuditHttpLive,
   AssistantsHttpLive,
   FlowsHttpLive,
+  RuntimeHttpLive,
   NotBuilt
 )
 

@@ -16,6 +16,7 @@ import migration0001 from "./migrations/0001_installation.js"
 import migration0002 from "./migrations/0002_identity.js"
 import migration0003 from "./migrations/0003_account_controls.js"
 import migration0004 from "./migrations/0004_assistants.js"
+import migration0005 from "./migrations/0005_runtime.js"
 import * as PgliteClient from "./PgliteClient.js"
 
 /** Every migration, in order; the migrator records which ran. */
@@ -23,7 +24,8 @@ export const migrations = {
   "0001_installation": migration0001,
   "0002_identity": migration0002,
   "0003_account_controls": migration0003,
-  "0004_assistants": migration0004
+  "0004_assistants": migration0004,
+  "0005_runtime": migration0005
 } as const
 
 /** The id of the newest migration, which readiness expects to find applied. */

@@ -29,7 +29,17 @@ import { configFrom } from "../support/TestServer.js"
 
 class Database extends Context.Tag("test/RuntimeSession/Database")<Database, { readonly url: string }>() {}
 
-const graph = Schema.decodeUnknownSync(Schema.Struct({ nodes: FlowNodes, edges: FlowEdges }))(echoFlow)
+/** The echo flow, keeping the answer in `last_said`: a snake_case name must come back from the database as it went in. */
+const graph = Schema.decodeUnknownSync(Schema.Struct({ nodes: FlowNodes, edges: FlowEdges }))({
+  nodes: echoFlow.nodes.map((node) =>
+    node.id === "ask"
+      ? { ...node, data: { ...node.data, variable: "last_said" } }
+      : node.id === "echo"
+      ? { ...node, data: { text: "You said: {{last_said}}" } }
+      : node
+  ),
+  edges: echoFlow.edges
+})
 const program = Either.getOrThrow(
   compile({ nodes: graph.nodes, edges: graph.edges, subflows: [], intents: [], nluThreshold: 0.5, locale: "en" })
 )
@@ -125,7 +135,7 @@ describe("RuntimeSession", () => {
           "You said: hello",
           "Go on."
         ])
-        expect(first.state.variables).toEqual({ said: "hello" })
+        expect(first.state.variables).toEqual({ last_said: "hello" })
         // The same key and body again, to a runner whose message storage is new (as after losing it): the stored
         // reply, nothing run.
         const again = yield* turnTo(id, { text: "hello" }, "k1").pipe(Effect.provide(Runner))
@@ -145,7 +155,7 @@ describe("RuntimeSession", () => {
           { concurrency: "unbounded" }
         ).pipe(Effect.provide(Runner))
         expect(replies.map((reply) => reply.turn)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
-        replies.forEach((reply, i) => expect(reply.state.variables).toEqual({ said: `m${i + 1}` }))
+        replies.forEach((reply, i) => expect(reply.state.variables).toEqual({ last_said: `m${i + 1}` }))
         expect((yield* storedTurns(id)).map((row) => row.turn)).toEqual(replies.map((reply) => reply.turn))
       }))
 

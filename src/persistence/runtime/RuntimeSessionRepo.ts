@@ -13,10 +13,10 @@ export const SessionRow = Schema.Struct({
   deploymentId: Schema.NullOr(Schema.String),
   revision: Schema.Number,
   locale: Schema.String,
-  state: Schema.Unknown,
+  state: Schema.parseJson(),
   status: Schema.String,
   turn: Schema.Number,
-  startedBy: Schema.Unknown,
+  startedBy: Schema.NullOr(Schema.parseJson()),
   endUserId: Schema.NullOr(Schema.String),
   ownerEpoch: Schema.Number,
   ownerRunner: Schema.NullOr(Schema.String),
@@ -31,8 +31,8 @@ export const TurnRow = Schema.Struct({
   turn: Schema.Number,
   idempotencyKey: Schema.NullOr(Schema.String),
   bodyHash: Schema.NullOr(Schema.String),
-  input: Schema.Unknown,
-  reply: Schema.Unknown,
+  input: Schema.NullOr(Schema.parseJson()),
+  reply: Schema.parseJson(),
   epoch: Schema.Number,
   runner: Schema.NullOr(Schema.String),
   createdAt: Schema.DateFromSelf
@@ -77,6 +77,14 @@ export interface TurnCommit {
 
 const json = (value: unknown) => JSON.stringify(value)
 
+/*
+ * JSON columns are read as text and parsed here: the client turns snake_case
+ * names into camelCase in results, and would do so inside JSON values too
+ * (a variable `order_id` would come back `orderId`).
+ */
+const sessionColumns = `id, workspace_id, agent_id, source, deployment_id, revision, locale, state::text AS state,
+  status, turn, started_by::text AS started_by, end_user_id, owner_epoch, owner_runner, created_at, updated_at, ended_at`
+
 /** Assistant conversations: sessions, their turns, and who owned them when. */
 export class RuntimeSessionRepo extends Effect.Service<RuntimeSessionRepo>()("parley/persistence/RuntimeSessionRepo", {
   effect: Effect.gen(function*() {
@@ -106,7 +114,7 @@ export class RuntimeSessionRepo extends Effect.Service<RuntimeSessionRepo>()("pa
               INSERT INTO runtime_session_owners (session_id, epoch, runner)
               SELECT id, owner_epoch, owner_runner FROM claimed
             )
-            SELECT * FROM claimed`
+            SELECT ${sql.literal(sessionColumns)} FROM claimed`
     })
 
     const prior = SqlSchema.single({
@@ -114,10 +122,11 @@ export class RuntimeSessionRepo extends Effect.Service<RuntimeSessionRepo>()("pa
       Result: Schema.Struct({
         draftRevision: Schema.NullOr(Schema.Number),
         bodyHash: Schema.NullOr(Schema.String),
-        reply: Schema.Unknown
+        reply: Schema.NullOr(Schema.parseJson())
       }),
       execute: ({ agentId, key, sessionId }) =>
-        sql`SELECT (SELECT revision FROM assistants WHERE id = ${agentId}) AS draft_revision, t.body_hash, t.reply
+        sql`SELECT (SELECT revision FROM assistants WHERE id = ${agentId}) AS draft_revision, t.body_hash,
+              t.reply::text AS reply
             FROM (SELECT 1) AS one
             LEFT JOIN runtime_turns t ON t.session_id = ${sessionId} AND t.idempotency_key = ${key}`
     })
@@ -142,14 +151,16 @@ export class RuntimeSessionRepo extends Effect.Service<RuntimeSessionRepo>()("pa
       Request: Schema.Struct({ workspaceId: WorkspaceId, id: RuntimeSessionId }),
       Result: SessionRow,
       execute: ({ id, workspaceId }) =>
-        sql`SELECT * FROM runtime_sessions WHERE id = ${id} AND workspace_id = ${workspaceId}`
+        sql`SELECT ${
+          sql.literal(sessionColumns)
+        } FROM runtime_sessions WHERE id = ${id} AND workspace_id = ${workspaceId}`
     })
 
     const turns = SqlSchema.findAll({
       Request: RuntimeSessionId,
       Result: TurnRow,
       execute: (sessionId) =>
-        sql`SELECT turn, idempotency_key, body_hash, input, reply, epoch, runner, created_at
+        sql`SELECT turn, idempotency_key, body_hash, input::text AS input, reply::text AS reply, epoch, runner, created_at
             FROM runtime_turns WHERE session_id = ${sessionId} ORDER BY turn`
     })
 
