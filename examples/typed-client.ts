@@ -25,6 +25,9 @@ export const tryParley = (baseUrl: string, email: string) =>
     })
     const me = yield* parley.account.me()
     const assistants = yield* parley.assistants.list({ urlParams: { limit: 5 } }).pipe(
+      Effect.map((page) => ({ _tag: "Listed", total: page.total }) as const)
+    )
+    const deployments = yield* parley.deployments.list({ urlParams: { limit: 5 } }).pipe(
       Effect.map((page) => ({ _tag: "Listed", total: page.total }) as const),
       // Typed errors: the contract says which ones a call can meet.
       Effect.catchTag("NotImplemented", (error) => Effect.succeed({ _tag: "NotBuiltYet", route: error.route } as const))
@@ -33,7 +36,8 @@ export const tryParley = (baseUrl: string, email: string) =>
       ready: ready.status,
       email: me.user.email,
       workspaces: me.memberships.map((membership) => `${membership.workspace.slug} (${membership.role})`),
-      assistants
+      assistants,
+      deployments
     }
   })
 

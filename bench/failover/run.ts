@@ -48,7 +48,7 @@ const TARGET_P99_MS = 5_000
 /** The settings that decide how soon a dead node's shards move, with the nodes' defaults. */
 const SHARD_TIMING: Record<string, string> = Object.fromEntries(
   ([
-    ["PARLEY_SHARD_LOCK_EXPIRATION", "6 seconds"],
+    ["PARLEY_SHARD_LOCK_EXPIRATION", "4 seconds"],
     ["PARLEY_SHARD_LOCK_REFRESH_INTERVAL", "1 second"],
     ["PARLEY_SHARD_REFRESH_INTERVAL", "500 millis"],
     ["PARLEY_RUNNER_HEALTH_CHECK_INTERVAL", "1 second"]

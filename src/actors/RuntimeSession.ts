@@ -5,7 +5,8 @@
  * the message's primary key is the turn's idempotency key together with a
  * hash of its body, so a repeated request is answered from storage without
  * running again, while the same key with another body reaches the entity and
- * is refused there.
+ * is refused there. The caller's workspace is part of the key too, so a
+ * request from another workspace is never taken for a repeat.
  */
 import { ClusterSchema, Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
@@ -31,8 +32,10 @@ export const Turn = Rpc.make("Turn", {
   },
   success: SimulatedTurnReply,
   error: Schema.Union(RuntimeSessionNotFound, RuntimeSessionEnded, IdempotencyKeyReused),
-  // The hash is fixed-width at the end, so the key may hold any character, "/" included.
-  primaryKey: ({ bodyHash, idempotencyKey }) => `${idempotencyKey}/${bodyHash}`
+  // The caller's workspace is part of it: a repeat is answered from storage without reaching the handler's
+  // workspace check, so another workspace's request must never be a repeat of this one's. The UUID and the
+  // hash have fixed widths at either end, so the key between them may hold any character, "/" included.
+  primaryKey: ({ bodyHash, idempotencyKey, workspaceId }) => `${workspaceId}/${idempotencyKey}/${bodyHash}`
 }).annotate(ClusterSchema.Persisted, true)
 
 /** An Assistant conversation as a cluster entity. */

@@ -26,6 +26,8 @@ export class Readiness extends Effect.Service<Readiness>()("parley/services/Read
 
     const check = Effect.gen(function*() {
       const result = yield* migrations.pipe(
+        // A query stuck on a dead connection may not stop at once when interrupted: do not wait for it.
+        Effect.disconnect,
         Effect.timeoutFail({
           duration: CHECK_TIMEOUT,
           onTimeout: () => new Error(`no answer within ${CHECK_TIMEOUT}`)

@@ -23,7 +23,8 @@ layer(testServer(), { excludeTestServices: true })("the typed-client example", (
         ready: "ready",
         email: "grace@example.com",
         workspaces: ["grace-s-workspace (owner)"],
-        assistants: { _tag: "NotBuiltYet", route: "GET /v1/agents" }
+        assistants: { _tag: "Listed", total: 0 },
+        deployments: { _tag: "NotBuiltYet", route: "GET /v1/deployments" }
       })
     }))
 })
