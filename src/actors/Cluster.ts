@@ -39,11 +39,20 @@ export const shardingConfig = Effect.gen(function*() {
 const JOIN_LOCK = 7_340_712_345
 
 /**
+ * How long leaving the cluster may take. It stops the node's entities (a
+ * turn in progress finishes) and releases its shard locks in the database;
+ * with the database gone that cannot finish, and the node must stop anyway
+ * (its locks die with its connections).
+ */
+const LEAVE_LIMIT = Duration.seconds(20)
+
+/**
  * Builds `layer` while holding a PostgreSQL advisory lock, so nodes started
  * together on a new database join one at a time: the cluster's storage creates
- * its tables as it starts, and concurrent creations of one table collide.
+ * its tables as it starts, and concurrent creations of one table collide. The
+ * layer is released within `LEAVE_LIMIT`.
  */
-const oneAtATime = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
+const joinOneAtATime = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
   Layer.scopedContext(
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -54,7 +63,20 @@ const oneAtATime = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
         (connection) =>
           Effect.ignore(connection.executeRaw(`SELECT pg_advisory_unlock(${JOIN_LOCK})`, []))
       ).pipe(Effect.orDie, Scope.extend(lockScope))
-      return yield* Layer.build(layer).pipe(Effect.ensuring(Scope.close(lockScope, Exit.void)))
+      const clusterScope = yield* Scope.make()
+      yield* Effect.addFinalizer((exit) =>
+        Scope.close(clusterScope, exit).pipe(
+          // A finalizer cannot be interrupted; let the time-out stop waiting while the leaving goes on.
+          Effect.disconnect,
+          Effect.interruptible,
+          Effect.timeout(LEAVE_LIMIT),
+          Effect.catchTag("TimeoutException", () =>
+            Effect.logWarning(`Leaving the cluster took longer than ${Duration.format(LEAVE_LIMIT)}; stopping anyway`))
+        )
+      )
+      return yield* Layer.buildWithScope(layer, clusterScope).pipe(
+        Effect.ensuring(Scope.close(lockScope, Exit.void))
+      )
     })
   )
 
@@ -64,7 +86,7 @@ export const ClusterLive = Layer.unwrapEffect(
     const database = yield* DatabaseInfo
     const config = yield* shardingConfig
     return database.kind === "server"
-      ? oneAtATime(NodeClusterSocket.layer({ storage: "sql", shardingConfig: config }))
+      ? joinOneAtATime(NodeClusterSocket.layer({ storage: "sql", shardingConfig: config }))
       : SingleRunner.layer({ shardingConfig: { ...config, shardLockDisableAdvisory: true }, runnerStorage: "memory" })
   })
 )
