@@ -21,7 +21,7 @@
  */
 import { Duration, Effect } from "effect"
 import * as Os from "node:os"
-import Pg from "pg"
+import type Pg from "pg"
 import {
   type Acknowledged,
   echoAssistant,
@@ -31,7 +31,7 @@ import {
   startSession
 } from "../../test/support/Conversations.js"
 import { type ClusterNode, localCluster } from "../../test/support/LocalCluster.js"
-import { emptyDatabase } from "../../test/support/TestDatabase.js"
+import { connectedClient, emptyDatabase } from "../../test/support/TestDatabase.js"
 import { percentile } from "../turns/Load.js"
 
 const NODES = 3
@@ -180,14 +180,7 @@ const fenced = (pg: Pg.Client) =>
 const main = Effect.gen(function*() {
   const started = performance.now()
   const { name, url } = yield* emptyDatabase
-  const pg = yield* Effect.acquireRelease(
-    Effect.promise(async () => {
-      const client = new Pg.Client({ connectionString: url })
-      await client.connect()
-      return client
-    }),
-    (client) => Effect.promise(() => client.end())
-  )
+  const pg = yield* connectedClient(url)
   const version = yield* Effect.promise(() => pg.query<{ server_version: string }>("SHOW server_version"))
   console.log(
     `failover benchmark: ${Os.cpus().length} CPUs (${Os.cpus()[0]?.model ?? "?"}), Node ${process.version}, ` +

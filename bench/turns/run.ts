@@ -22,10 +22,10 @@ import { spawn } from "node:child_process"
 import * as Crypto from "node:crypto"
 import * as Os from "node:os"
 import { fileURLToPath } from "node:url"
-import Pg from "pg"
+import type Pg from "pg"
 import { echoAssistant, signUpAt, startSession } from "../../test/support/Conversations.js"
 import { localCluster } from "../../test/support/LocalCluster.js"
-import { emptyDatabase } from "../../test/support/TestDatabase.js"
+import { connectedClient, emptyDatabase } from "../../test/support/TestDatabase.js"
 import { load, type LoadResult, percentile, type Target } from "./Load.js"
 
 const SESSIONS = 200
@@ -311,14 +311,7 @@ const printTargets = (
 
 const main = Effect.gen(function*() {
   const { name, url } = yield* emptyDatabase
-  const pg = yield* Effect.acquireRelease(
-    Effect.promise(async () => {
-      const client = new Pg.Client({ connectionString: url })
-      await client.connect()
-      return client
-    }),
-    (client) => Effect.promise(() => client.end())
-  )
+  const pg = yield* connectedClient(url)
   const settings = yield* Effect.promise(() =>
     pg.query<{ name: string; setting: string }>(
       `SELECT name, setting FROM pg_settings

@@ -10,7 +10,6 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import Pg from "pg"
 import {
   type Acknowledged,
   echoAssistant,
@@ -19,8 +18,8 @@ import {
   signUpAt,
   startSession
 } from "../support/Conversations.js"
-import { startCluster } from "../support/LocalCluster.js"
-import { freshDatabase } from "../support/TestDatabase.js"
+import { localCluster } from "../support/LocalCluster.js"
+import { connectedClient, freshDatabase } from "../support/TestDatabase.js"
 
 const SESSIONS = 100
 const TURNS = 8
@@ -35,18 +34,8 @@ describe("a three-node cluster", () => {
   it.scopedLive("loses and repeats no turn when a node is killed mid-stream", () =>
     Effect.gen(function*() {
       const { url: databaseUrl } = yield* freshDatabase
-      const cluster = yield* Effect.acquireRelease(
-        Effect.promise(() => startCluster({ nodes: 3, databaseUrl })),
-        (cluster) => Effect.promise(() => cluster.stop())
-      )
-      const pg = yield* Effect.acquireRelease(
-        Effect.promise(async () => {
-          const client = new Pg.Client({ connectionString: databaseUrl })
-          await client.connect()
-          return client
-        }),
-        (client) => Effect.promise(() => client.end())
-      )
+      const cluster = yield* localCluster({ nodes: 3, databaseUrl })
+      const pg = yield* connectedClient(databaseUrl)
 
       const result = yield* Effect.promise(async () => {
         const [first, , victim] = cluster.nodes

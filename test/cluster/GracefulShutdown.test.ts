@@ -10,11 +10,10 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import Pg from "pg"
 import type { Exit } from "../../scripts/cluster/Nodes.js"
 import { echoAssistant, readSession, sendTurn, signUpAt, startSession } from "../support/Conversations.js"
-import { startCluster } from "../support/LocalCluster.js"
-import { freshDatabase } from "../support/TestDatabase.js"
+import { localCluster } from "../support/LocalCluster.js"
+import { connectedClient, freshDatabase } from "../support/TestDatabase.js"
 
 const SESSIONS = 30
 const TURNS = 12
@@ -41,18 +40,8 @@ describe("a three-node cluster", () => {
   it.scopedLive("hands a draining node's conversations over without a failed turn", () =>
     Effect.gen(function*() {
       const { url: databaseUrl } = yield* freshDatabase
-      const cluster = yield* Effect.acquireRelease(
-        Effect.promise(() => startCluster({ nodes: 3, databaseUrl })),
-        (cluster) => Effect.promise(() => cluster.stop())
-      )
-      const pg = yield* Effect.acquireRelease(
-        Effect.promise(async () => {
-          const client = new Pg.Client({ connectionString: databaseUrl })
-          await client.connect()
-          return client
-        }),
-        (client) => Effect.promise(() => client.end())
-      )
+      const cluster = yield* localCluster({ nodes: 3, databaseUrl })
+      const pg = yield* connectedClient(databaseUrl)
 
       const result = yield* Effect.promise(async () => {
         const [first, second, draining] = cluster.nodes

@@ -13,8 +13,9 @@ import { Api } from "../../src/http/Api.js"
 import { notBuiltGroups } from "../../src/http/ApiLive.js"
 import { Authentication } from "../../src/http/middleware/Authentication.js"
 import { RequiredAccess } from "../../src/http/RequiredAccess.js"
-import { as, freshEmail, logIn, mailedToken, PASSWORD, post, signUp, type TestAccount } from "../support/Accounts.js"
+import { as, freshEmail, logIn, PASSWORD, post, signUp, type TestAccount } from "../support/Accounts.js"
 import { exchange } from "../support/Http.js"
+import { join } from "../support/Members.js"
 import { testServer } from "../support/TestServer.js"
 
 interface Route {
@@ -160,18 +161,6 @@ const expected = (route: Route, caller: Caller): { status: number; tag?: string 
   if (probe === undefined) throw new Error(`no probe for the built route ${route.operation}: add one`)
   return probe.tag === undefined ? { status: probe.status } : { status: probe.status, tag: probe.tag }
 }
-
-/** Make an account a member of a workspace with a role, through an invitation it accepts. */
-const join = (owner: TestAccount, role: Role) =>
-  Effect.gen(function*() {
-    const member = yield* signUp()
-    const invited = yield* post("/v1/workspaces/invitations", { email: member.email, role }, { token: owner.token })
-    if (invited.status !== 201) return yield* Effect.dieMessage(`invite answered ${invited.status}: ${invited.text}`)
-    const token = yield* mailedToken(member.email, "invitation")
-    const accepted = yield* post("/v1/workspaces/invitations/accept", { token }, { token: member.token })
-    if (accepted.status !== 200) return yield* Effect.dieMessage(`accept answered ${accepted.status}: ${accepted.text}`)
-    return member
-  })
 
 layer(testServer(), { excludeTestServices: true })("authorization", (it) => {
   it("covers every authenticated route with a declared access", () => {

@@ -59,5 +59,16 @@ const scopedDatabase = (template: () => string | undefined) =>
 /** A fresh database cloned from the migrated template, dropped when the scope closes. */
 export const freshDatabase = scopedDatabase(templateName)
 
+/** A plain `pg` connection to `url` for reading what a test left behind, closed when the scope closes. */
+export const connectedClient = (url: string) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const client = new Pg.Client({ connectionString: url })
+      await client.connect()
+      return client
+    }),
+    (client) => Effect.promise(() => client.end())
+  )
+
 /** An empty database, never migrated, dropped when the scope closes. */
 export const emptyDatabase = scopedDatabase(() => undefined)
