@@ -1,6 +1,7 @@
 /**
  * The HTTP server: the contract's routes, the OpenAPI document at
- * `/openapi.json`, the interactive reference at `/docs`, and the middleware
+ * `/openapi.json`, the interactive reference at `/docs`, the web chat widget
+ * at `/embed/v1/widget.js`, and the middleware
  * every request passes through (outermost first): observability (trace id,
  * metrics, one log line), security headers, `Retry-After` on 429s, typed
  * errors for everything else, the handler time-out, the media types each route
@@ -12,6 +13,7 @@ import { Effect, Layer } from "effect"
 import { Host, MaxBodyBytes, MaxUploadBytes, Port, PublicUrl, RequestTimeout } from "../config/Settings.js"
 import { Api } from "./Api.js"
 import { ApiLive } from "./ApiLive.js"
+import { widgetRoute, WidgetRouteLive } from "./embed/WidgetRoute.js"
 import { errorResponses } from "./middleware/ErrorResponses.js"
 import { handlerTimeout } from "./middleware/HandlerTimeout.js"
 import { makeAcceptedMediaTypes, mediaTypes } from "./middleware/MediaTypes.js"
@@ -23,9 +25,10 @@ import { makeAllowedMethods, routesOf } from "./RouteTable.js"
 import { createStartingServer } from "./StartingServer.js"
 
 /** Routes served beside the contract. */
-const documentationRoutes = [
+const routesBeside = [
   { method: "GET", path: "/openapi.json", group: "documentation", name: "openapi" },
-  { method: "GET", path: "/docs", group: "documentation", name: "docs" }
+  { method: "GET", path: "/docs", group: "documentation", name: "docs" },
+  widgetRoute
 ] as const
 
 /** The API as an app, wrapped in Parley's request handling, served on the current `HttpServer`. */
@@ -34,7 +37,7 @@ export const HttpAppLive = Layer.unwrapEffect(
     const limitOf = bodyLimitFor({ body: yield* MaxBodyBytes, upload: yield* MaxUploadBytes })
     const timeout = yield* RequestTimeout
     const https = (yield* PublicUrl).startsWith("https://")
-    const allowedMethods = makeAllowedMethods(routesOf(Api, documentationRoutes))
+    const allowedMethods = makeAllowedMethods(routesOf(Api, routesBeside))
     const acceptedMediaTypes = makeAcceptedMediaTypes(Api)
     return Layer.unwrapEffect(
       Effect.map(HttpApiBuilder.httpApp, (app) =>
@@ -54,7 +57,8 @@ export const HttpAppLive = Layer.unwrapEffect(
 ).pipe(
   Layer.provide([
     HttpApiScalar.layer({ path: "/docs" }),
-    HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })
+    HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
+    WidgetRouteLive
   ]),
   Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]),
   Layer.provide(ApiLive)

@@ -1,0 +1,491 @@
+/*
+ * Parley web chat, v1. Add it to a page with one tag:
+ *   <script src="https://parley.example/embed/v1/widget.js" data-token="cdp_…" async></script>
+ * It talks to the public runtime of the deployment the token belongs to, in a
+ * Shadow DOM of its own. Options (data-*): token (required), api-base,
+ * title, locale, variables (a JSON object), open ("true": open at once),
+ * position ("left" or "right"). See docs/EMBED.md.
+ */
+;(function() {
+  "use strict"
+
+  var script = document.currentScript ||
+    document.querySelector("script[data-token][src*=\"/embed/v1/widget.js\"]")
+  if (!script || script.getAttribute("data-parley-started")) return
+  script.setAttribute("data-parley-started", "true")
+
+  var options = script.dataset
+  var token = options.token || ""
+  var apiBase = (options.apiBase || new URL(script.src, location.href).origin).replace(/\/+$/, "")
+  var title = options.title || "Chat"
+  var storeKey = "parley.v1." + token.slice(-12)
+  var RETRIES = 6
+
+  var store = {
+    get(name) {
+      try {
+        return sessionStorage.getItem(storeKey + "." + name)
+      } catch {
+        return null
+      }
+    },
+    set(name, value) {
+      try {
+        if (value === null) sessionStorage.removeItem(storeKey + "." + name)
+        else sessionStorage.setItem(storeKey + "." + name, value)
+      } catch {
+        // storage refused (private mode): the conversation lasts as long as the page
+      }
+    }
+  }
+
+  var uuid = function() {
+    if (crypto.randomUUID) return crypto.randomUUID()
+    var bytes = crypto.getRandomValues(new Uint8Array(16))
+    bytes[6] = (bytes[6] & 0x0f) | 0x40
+    bytes[8] = (bytes[8] & 0x3f) | 0x80
+    var hex = Array.prototype.map.call(bytes, function(b) {
+      return (b + 256).toString(16).slice(1)
+    }).join("")
+    return hex.slice(0, 8) + "-" + hex.slice(8, 12) + "-" + hex.slice(12, 16) + "-" + hex.slice(16, 20) + "-" +
+      hex.slice(20)
+  }
+  var sleep = function(ms) {
+    return new Promise(function(resolve) {
+      setTimeout(resolve, ms)
+    })
+  }
+
+  // ---- the DOM -------------------------------------------------------------
+
+  var el = function(tag, attributes, children) {
+    var node = document.createElement(tag)
+    for (var name in attributes || {}) {
+      if (name === "text") node.textContent = attributes[name]
+      else if (name.slice(0, 2) === "on") node.addEventListener(name.slice(2), attributes[name])
+      else if (attributes[name] !== undefined && attributes[name] !== false) node.setAttribute(name, attributes[name])
+    }
+    ;(children || []).forEach(function(child) {
+      if (child) node.appendChild(child)
+    })
+    return node
+  }
+
+  var css =
+    ":host{all:initial}*{box-sizing:border-box;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}" +
+    ".launcher{position:fixed;bottom:20px;SIDE:20px;z-index:2147483000;width:56px;height:56px;border-radius:50%;" +
+    "border:0;background:#1f4fd6;color:#fff;font-size:26px;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.3)}" +
+    ".panel{position:fixed;bottom:88px;SIDE:20px;z-index:2147483000;width:360px;max-width:calc(100vw - 24px);" +
+    "height:520px;max-height:calc(100vh - 110px);display:flex;flex-direction:column;background:#fff;color:#1b1b1f;" +
+    "border-radius:14px;box-shadow:0 8px 30px rgba(0,0,0,.25);overflow:hidden;font-size:15px;line-height:1.4}" +
+    ".panel[hidden]{display:none}header{display:flex;align-items:center;justify-content:space-between;" +
+    "padding:12px 14px;background:#1f4fd6;color:#fff}h2{margin:0;font-size:16px;font-weight:600}" +
+    ".close{background:none;border:0;color:#fff;font-size:22px;line-height:1;cursor:pointer;padding:4px 8px;border-radius:6px}" +
+    ".log{flex:1;overflow-y:auto;padding:12px;display:flex;flex-direction:column;gap:8px;background:#f5f6fa}" +
+    ".msg{max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere}" +
+    ".bot{align-self:flex-start;background:#fff;border:1px solid #dde1ea}" +
+    ".user{align-self:flex-end;background:#1f4fd6;color:#fff}" +
+    ".note{align-self:center;font-size:13px;color:#4a4f5c;text-align:center}" +
+    ".error{align-self:stretch;background:#fdecec;color:#8a1111;border:1px solid #f3b4b4;border-radius:8px;padding:8px 10px;font-size:14px}" +
+    ".choices{display:flex;flex-wrap:wrap;gap:6px;align-self:flex-start;max-width:90%}" +
+    ".choice,.action{border:1px solid #1f4fd6;background:#fff;color:#1f4fd6;border-radius:16px;padding:6px 12px;font-size:14px;cursor:pointer}" +
+    ".choice:hover,.action:hover{background:#eaf0ff}.msg img{max-width:100%;border-radius:8px;display:block}" +
+    ".typing{align-self:flex-start;color:#4a4f5c;font-size:13px;font-style:italic}" +
+    "form{display:flex;gap:8px;padding:10px;border-top:1px solid #dde1ea;background:#fff}" +
+    "input{flex:1;min-width:0;padding:9px 11px;border:1px solid #9aa2b1;border-radius:8px;font-size:15px;color:#1b1b1f;background:#fff}" +
+    ".send{border:0;background:#1f4fd6;color:#fff;border-radius:8px;padding:0 14px;font-size:15px;cursor:pointer}" +
+    "button:disabled,input:disabled{opacity:.55;cursor:not-allowed}" +
+    ":focus-visible{outline:3px solid #f0a800;outline-offset:2px}" +
+    ".sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}" +
+    "@media (prefers-reduced-motion:no-preference){.panel{transition:opacity .15s}}"
+
+  var host = el("div", { "data-parley-chat": "v1" })
+  var root = host.attachShadow({ mode: "open" })
+  var side = options.position === "left" ? "left" : "right"
+  root.appendChild(el("style", { text: css.replace(/SIDE/g, side) }))
+
+  var launcher = el("button", {
+    class: "launcher",
+    type: "button",
+    "aria-label": "Open chat: " + title,
+    "aria-expanded": "false",
+    "aria-controls": "parley-panel"
+  })
+  launcher.innerHTML = "<svg aria-hidden=\"true\" viewBox=\"0 0 24 24\" width=\"28\" height=\"28\"><path " +
+    "fill=\"currentColor\" d=\"M4 3h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z\"/></svg>"
+  var heading = el("h2", { id: "parley-title", text: title })
+  var closeButton = el("button", { class: "close", type: "button", "aria-label": "Close chat", text: "\u00d7" })
+  var log = el("div", {
+    class: "log",
+    role: "log",
+    "aria-live": "polite",
+    "aria-relevant": "additions",
+    "aria-label": "Conversation",
+    tabindex: "0"
+  })
+  var status = el("div", { class: "sr", role: "status", "aria-live": "polite" })
+  var input = el("input", {
+    id: "parley-input",
+    type: "text",
+    autocomplete: "off",
+    maxlength: "4000",
+    placeholder: "Type your message…"
+  })
+  var sendButton = el("button", { class: "send", type: "submit", text: "Send" })
+  var form = el("form", { "aria-label": "Send a message" }, [
+    el("label", { class: "sr", for: "parley-input", text: "Your message" }),
+    input,
+    sendButton
+  ])
+  var panel = el("div", {
+    class: "panel",
+    id: "parley-panel",
+    role: "dialog",
+    "aria-labelledby": "parley-title",
+    hidden: "hidden"
+  }, [el("header", {}, [heading, closeButton]), log, status, form])
+  root.appendChild(launcher)
+  root.appendChild(panel)
+
+  // ---- the conversation ------------------------------------------------------
+
+  var sessionId = store.get("session")
+  var started = false
+  var busy = false
+  var ended = false
+  var typing = null
+  var labels = {}
+  var quickReplies = []
+
+  var scroll = function() {
+    log.scrollTop = log.scrollHeight
+  }
+  var add = function(node) {
+    log.appendChild(node)
+    scroll()
+    return node
+  }
+  var announce = function(text) {
+    status.textContent = text
+  }
+  var setBusy = function(value) {
+    busy = value
+    sendButton.disabled = value || ended
+    input.disabled = ended
+    if (value && !typing) {
+      typing = add(el("div", { class: "typing", "aria-label": "The assistant is typing", text: "typing…" }))
+    }
+    if (!value && typing) {
+      typing.remove()
+      typing = null
+    }
+  }
+  var dropQuickReplies = function() {
+    var hadFocus = quickReplies.some(function(node) {
+      return node.contains(root.activeElement)
+    })
+    quickReplies.forEach(function(node) {
+      node.remove()
+    })
+    quickReplies = []
+    if (hadFocus) input.focus()
+  }
+
+  var showUser = function(turnInput) {
+    var text = turnInput.text !== undefined ? turnInput.text : labels[turnInput.payload] || turnInput.payload
+    add(el("div", { class: "msg user" }, [el("span", { class: "sr", text: "You: " }), document.createTextNode(text)]))
+  }
+  var botText = function(text) {
+    return el("div", { class: "msg bot" }, [
+      el("span", { class: "sr", text: title + ": " }),
+      document.createTextNode(text)
+    ])
+  }
+  var showBot = function(message, live) {
+    if (message.type === "text") add(botText(message.text))
+    else if (message.type === "image" && /^https:\/\//.test(message.url)) {
+      add(el("div", { class: "msg bot" }, [el("img", { src: message.url, alt: message.alt || "" })]))
+    } else if (message.type === "buttons") {
+      if (message.text) add(botText(message.text))
+      var group = el("div", { class: "choices", role: "group", "aria-label": message.text || "Choices" })
+      message.buttons.forEach(function(button) {
+        labels[button.payload] = button.label
+        group.appendChild(el("button", {
+          class: "choice",
+          type: "button",
+          text: button.label,
+          onclick() {
+            send({ payload: button.payload })
+          }
+        }))
+      })
+      if (message.display === "quick-replies") {
+        if (!live) return
+        quickReplies.push(group)
+      }
+      add(group)
+    } else if (message.type === "handoff") {
+      if (message.text) add(botText(message.text))
+      add(el("div", { class: "note", text: "You are being connected to a person." }))
+    } else if (message.type === "end") {
+      if (message.text) add(botText(message.text))
+    }
+  }
+
+  var showMessages = function(messages) {
+    return messages.reduce(function(previous, message) {
+      return previous.then(function() {
+        if (!message.delayMs) return showBot(message, true)
+        setBusy(true)
+        return sleep(Math.min(message.delayMs, 5000)).then(function() {
+          setBusy(false)
+          showBot(message, true)
+        })
+      })
+    }, Promise.resolve())
+  }
+
+  var finish = function() {
+    ended = true
+    store.set("session", null)
+    setBusy(false)
+    add(el("div", { class: "note", text: "The conversation has ended." }))
+    var again = add(
+      el("button", { class: "action", type: "button", text: "Start a new conversation", onclick: restart })
+    )
+    again.focus()
+  }
+  function restart() {
+    log.textContent = ""
+    sessionId = null
+    ended = false
+    store.set("session", null)
+    start()
+  }
+
+  // ---- the public runtime ------------------------------------------------------
+
+  var explain = function(response, body) {
+    var tag = body && body._tag
+    if (response.status === 401) return "This chat is no longer available."
+    if (response.status === 403) return "This chat is not enabled on this website."
+    if (response.status === 429) {
+      return "Too many messages right now. Please wait " +
+        (response.headers.get("retry-after") || (body && body.retryAfterSeconds) || "a few") + " seconds and try again."
+    }
+    if (tag === "RuntimeSessionNotFound") return "This conversation has expired."
+    if (response.status === 400) {
+      return "That message could not be sent" + (body && body.message ? ": " + body.message : ".")
+    }
+    return "Something went wrong (" + response.status + "). Please try again."
+  }
+
+  /** One request, retried with the same body and headers while the network or the server is unavailable. */
+  var request = function(method, path, body, key) {
+    var headers = { authorization: "Bearer " + token }
+    if (body !== undefined) headers["content-type"] = "application/json"
+    if (key) headers["idempotency-key"] = key
+    var attempt = function(n) {
+      return fetch(apiBase + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        mode: "cors",
+        credentials: "omit",
+        cache: "no-store"
+      }).then(function(response) {
+        return response.text().then(function(text) {
+          var json = null
+          try {
+            json = text ? JSON.parse(text) : null
+          } catch {
+            json = null
+          }
+          var transient = response.status >= 500 || (response.status === 429 && n < 2)
+          if (transient && n < RETRIES) {
+            var wait = Number(response.headers.get("retry-after")) * 1000 || 400 * Math.pow(2, n)
+            return retry(n, Math.min(wait, 8000))
+          }
+          if (n > 0) announce("")
+          return { response, body: json }
+        })
+      }, function(error) {
+        if (n >= RETRIES) throw error
+        return retry(n, 400 * Math.pow(2, n))
+      })
+    }
+    var retry = function(n, wait) {
+      announce("Reconnecting…")
+      var online = navigator.onLine === false
+        ? new Promise(function(resolve) {
+          window.addEventListener("online", resolve, { once: true })
+        })
+        : sleep(wait)
+      return online.then(function() {
+        return attempt(n + 1)
+      })
+    }
+    return attempt(0)
+  }
+
+  var failed = function(text, onRetry) {
+    var box = add(el("div", { class: "error", role: "alert" }, [document.createTextNode(text + " ")]))
+    if (onRetry) {
+      box.appendChild(el("button", {
+        class: "action",
+        type: "button",
+        text: "Retry",
+        onclick() {
+          box.remove()
+          onRetry()
+        }
+      }))
+    }
+  }
+
+  var answered = function(reply) {
+    sessionId = reply.sessionId
+    store.set("session", reply.sessionId)
+    return showMessages(reply.messages).then(function() {
+      if (reply.ended) finish()
+    })
+  }
+
+  function start() {
+    started = true
+    setBusy(true)
+    var body = {}
+    if (options.locale) body.locale = options.locale
+    if (options.variables) {
+      try {
+        body.variables = JSON.parse(options.variables)
+      } catch {
+        console.warn("Parley chat: data-variables is not JSON; ignored")
+      }
+    }
+    return request("POST", "/v1/public/runtime/sessions", body).then(function(result) {
+      setBusy(false)
+      if (result.response.status !== 201) return failed(explain(result.response, result.body), start)
+      return answered(result.body)
+    }, function() {
+      setBusy(false)
+      failed("Cannot reach the chat. Check your connection.", start)
+    })
+  }
+
+  var reconnect = function() {
+    started = true
+    setBusy(true)
+    return request("GET", "/v1/public/runtime/sessions/" + encodeURIComponent(sessionId)).then(function(result) {
+      setBusy(false)
+      if (result.response.status === 404) {
+        store.set("session", null)
+        sessionId = null
+        return start()
+      }
+      if (result.response.status !== 200) return failed(explain(result.response, result.body), reconnect)
+      var transcript = result.body.transcript
+      var lastBot = -1
+      transcript.forEach(function(entry, index) {
+        if (entry.role === "bot") lastBot = index
+      })
+      transcript.forEach(function(entry, index) {
+        if (entry.role === "user") return showUser(entry.input)
+        entry.messages.forEach(function(message) {
+          showBot(message, index === lastBot && !result.body.ended)
+        })
+      })
+      if (result.body.ended) finish()
+    }, function() {
+      setBusy(false)
+      failed("Cannot reach the chat. Check your connection.", reconnect)
+    })
+  }
+
+  /** Sends one turn; a retry, automatic or the user's, sends the same key, so the turn happens once. */
+  function send(turnInput, key) {
+    if (busy || ended || !sessionId) return
+    key = key || uuid()
+    if (arguments.length < 2) {
+      dropQuickReplies()
+      showUser(turnInput)
+    }
+    setBusy(true)
+    request("POST", "/v1/public/runtime/sessions/" + encodeURIComponent(sessionId) + "/turns", turnInput, key).then(
+      function(result) {
+        setBusy(false)
+        var tag = result.body && result.body._tag
+        if (result.response.status === 200) return answered(result.body)
+        if (tag === "RuntimeSessionEnded") return finish()
+        if (tag === "RuntimeSessionNotFound") {
+          store.set("session", null)
+          sessionId = null
+          return failed(explain(result.response, result.body), restart)
+        }
+        var again = result.response.status === 429 || result.response.status >= 500
+        failed(
+          explain(result.response, result.body),
+          again ?
+            function() {
+              send(turnInput, key)
+            } :
+            null
+        )
+      },
+      function() {
+        setBusy(false)
+        failed("Your message was not sent: the connection is lost.", function() {
+          send(turnInput, key)
+        })
+      }
+    )
+  }
+
+  // ---- opening, closing, keys ------------------------------------------------------
+
+  var open = function(focus) {
+    panel.hidden = false
+    launcher.setAttribute("aria-expanded", "true")
+    launcher.setAttribute("aria-label", "Close chat: " + title)
+    store.set("open", "1")
+    if (!started) {
+      if (!token) failed("This chat has no token (data-token).")
+      else if (sessionId) reconnect()
+      else start()
+    }
+    if (focus) input.focus()
+  }
+  var close = function() {
+    panel.hidden = true
+    launcher.setAttribute("aria-expanded", "false")
+    launcher.setAttribute("aria-label", "Open chat: " + title)
+    store.set("open", null)
+    launcher.focus()
+  }
+
+  launcher.addEventListener("click", function() {
+    if (panel.hidden) open(true)
+    else close()
+  })
+  closeButton.addEventListener("click", close)
+  panel.addEventListener("keydown", function(event) {
+    if (event.key === "Escape") {
+      event.preventDefault()
+      close()
+    }
+  })
+  form.addEventListener("submit", function(event) {
+    event.preventDefault()
+    var text = input.value.trim()
+    if (!text || busy || ended) return
+    input.value = ""
+    send({ text })
+  })
+
+  var mount = function() {
+    document.body.appendChild(host)
+    if (options.open === "true" || store.get("open")) open(false)
+  }
+  if (document.body) mount()
+  else document.addEventListener("DOMContentLoaded", mount)
+})()
