@@ -1,5 +1,5 @@
 /** What makes two example utterances the same example: case and runs of white space do not count. */
-const sameExample = (utterance: string): string => utterance.trim().replace(/\s+/g, " ").toLowerCase()
+export const sameExample = (utterance: string): string => utterance.trim().replace(/\s+/g, " ").toLowerCase()
 
 /**
  * An intent's utterances with repeats collapsed: each example once, as it was

@@ -8,9 +8,10 @@
  * itself (two nodes with one id, two edges for one outcome) the first wins.
  */
 import { Either } from "effect"
+import { startOf } from "../../assistants/analysis/StartFindings.js"
 import type { Subflow } from "../../assistants/Flow.js"
 import type { EdgeRoute, FlowEdge } from "../../assistants/FlowEdge.js"
-import type { Finding, FindingCode } from "../../assistants/FlowFinding.js"
+import type { Finding } from "../../assistants/FlowFinding.js"
 import type { FlowNodeId } from "../../assistants/FlowIds.js"
 import type { FlowNode } from "../../assistants/FlowNode.js"
 import type { Slot } from "../../assistants/Intent.js"
@@ -73,13 +74,6 @@ const indexBy = <A, K>(items: ReadonlyArray<A>, key: (item: A) => K): Map<K, A> 
   return index
 }
 
-const finding = (
-  code: FindingCode,
-  message: string,
-  nodeIds: ReadonlyArray<FlowNodeId>,
-  edgeIds: ReadonlyArray<FlowEdge["id"]> = []
-): Finding => ({ code, severity: "error", message, nodeIds, edgeIds, intents: [], variables: [], repairable: false })
-
 const cached = <A>(build: (source: string) => A, sources: Iterable<string>) => {
   const cache = new Map<string, A>()
   for (const source of sources) if (!cache.has(source)) cache.set(source, build(source))
@@ -90,21 +84,8 @@ const cached = <A>(build: (source: string) => A, sources: Iterable<string>) => {
 export const compile = (input: ProgramInput): Either.Either<FlowProgram, ReadonlyArray<Finding>> => {
   const nodes = indexBy(input.nodes, (node): string => node.id)
   const edges = indexBy(input.edges, (edge) => routeKey(edge.source, edge))
-  const starts = input.nodes.filter((node) => node.type === "start")
-  const start = starts[0]
-  if (start === undefined) return Either.left([finding("missing-start", "The flow has no start node", [])])
-  if (starts.length > 1) {
-    return Either.left([finding("multiple-starts", "The flow has more than one start node", starts.map((n) => n.id))])
-  }
-  const first = edges.get(routeKey(start.id, { kind: "next" }))
-  if (first === undefined) {
-    return Either.left([finding("dead-end", `The start node ${start.id} has no next edge`, [start.id])])
-  }
-  if (!nodes.has(first.target)) {
-    return Either.left([
-      finding("broken-reference", `The start node's edge ${first.id} leads to no node`, [start.id], [first.id])
-    ])
-  }
+  const { findings, start } = startOf(input.nodes, input.edges)
+  if (start === undefined || findings.length > 0) return Either.left(findings)
   const subflows = indexBy(input.subflows, (subflow): string => subflow.id)
   const expressions = input.nodes.flatMap((node) =>
     node.type === "condition"

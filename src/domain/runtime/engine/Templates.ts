@@ -34,6 +34,11 @@ export const asText = (value: JsonValue | undefined): string => {
   return typeof value === "string" ? value : JSON.stringify(value)
 }
 
+/** The variables a template reads: the first name of each placeholder's path, once each, in order. */
+export const templateVariables = (template: string): ReadonlyArray<string> => [
+  ...new Set([...template.matchAll(PLACEHOLDER)].map((match) => match[1]!.split(".")[0]!))
+]
+
 /** `template` with each placeholder replaced by the value its path finds. */
 export const renderTemplate = (template: string, variables: Variables): string =>
   template.replace(PLACEHOLDER, (_, path: string) => asText(readPath(variables, path)))
