@@ -15,11 +15,11 @@ import type { Finding } from "../../assistants/FlowFinding.js"
 import type { FlowNodeId } from "../../assistants/FlowIds.js"
 import type { FlowNode } from "../../assistants/FlowNode.js"
 import type { Slot } from "../../assistants/Intent.js"
+import { lazyIntentClassifier } from "../../nlu/IntentClassifier.js"
 import type { Classifier } from "./Classifier.js"
 import { type CompiledExpression, compileExpression } from "./Expressions.js"
 import { type LocaleFormats, localeFormats } from "./LocaleFormats.js"
 import { compilePattern } from "./SafeRegex.js"
-import { makeTokenClassifier } from "./TokenClassifier.js"
 
 /** An intent as the engine needs it: its examples for the classifier and its slots for extraction. */
 export interface EngineIntent {
@@ -51,7 +51,10 @@ export interface ProgramInput {
   readonly intents: ReadonlyArray<EngineIntent>
   readonly nluThreshold: number
   readonly locale: string
-  /** Replaces the built-in `TokenClassifier` (built from `intents`). */
+  /**
+   * Replaces the built-in classifier (`lazyIntentClassifier`: the `IntentModel`
+   * trained on `intents` when a router first reads a message).
+   */
   readonly classifier?: Classifier
 }
 
@@ -111,7 +114,7 @@ export const compile = (input: ProgramInput): Either.Either<FlowProgram, Readonl
     expression: cached(compileExpression, expressions),
     pattern: cached((source) => compilePattern(source), patterns),
     intent: (name) => intents.get(name),
-    classifier: input.classifier ?? makeTokenClassifier(input.intents),
+    classifier: input.classifier ?? lazyIntentClassifier(input.intents),
     nluThreshold: input.nluThreshold,
     formats: localeFormats(input.locale)
   })

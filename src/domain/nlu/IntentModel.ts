@@ -1,0 +1,141 @@
+/**
+ * The built-in intent model: `Vectorizer` TF-IDF features and a
+ * `SoftmaxRegression` over the intents (plus, when out-of-scope examples are
+ * given, one more class for them), together with the examples' vectors.
+ *
+ * A text's confidence for an intent is the geometric mean of two readings:
+ * the model's probability `p` (how much more it reads as this intent than as
+ * the others) and `q`, its cosine similarity to the intent's nearest example
+ * (how much it reads as anything the intent was taught at all). `p` alone
+ * tells intents apart but must share itself out among them, so with two
+ * intents any text scores at least 0.5 on one; `q` is what keeps a text about
+ * something else low. An example typed back (`q` = 1 and no other intent has
+ * it) scores 1. `q` is computed for the most probable intents only
+ * (`NEAREST`); the others score 0.
+ *
+ * Training is deterministic (a fixed seed, features numbered in order of
+ * first sight), so the same intents always give the same model.
+ */
+import { probabilities, type SoftmaxModel, type SoftmaxOptions, softmaxTrainer } from "./SoftmaxRegression.js"
+import { dot, type SparseVector } from "./SparseVector.js"
+import { defaultVectorizerOptions, fitVectorizer, type VectorizerOptions } from "./Vectorizer.js"
+
+/** An intent as the model learns it. */
+export interface TrainingIntent {
+  readonly name: string
+  readonly utterances: ReadonlyArray<string>
+}
+
+export interface IntentModelOptions {
+  readonly vectorizer: VectorizerOptions
+  readonly softmax: SoftmaxOptions
+  /** Training runs at least this many example updates in all (small intent sets get more epochs). */
+  readonly minimumUpdates: number
+  /** Messages that belong to no intent, learnt as a class of their own (never answered as an intent). */
+  readonly outOfScope: ReadonlyArray<string>
+}
+
+export const defaultIntentModelOptions: IntentModelOptions = {
+  vectorizer: defaultVectorizerOptions,
+  softmax: { epochs: 12, learningRate: 3, decay: 0.3, l2: 1e-6, seed: 7 },
+  minimumUpdates: 3000,
+  outOfScope: []
+}
+
+/** How many of the most probable intents get their nearest-example similarity computed. */
+const NEAREST = 8
+
+/** One intent's reading of a text. */
+export interface IntentReading {
+  readonly intent: string
+  readonly confidence: number
+  readonly probability: number
+  readonly similarity: number
+}
+
+export interface IntentModel {
+  /** The intents it knows, in training order. */
+  readonly intents: ReadonlyArray<string>
+  /** The readings of `among` (all intents when omitted), best first; an unknown intent reads 0. */
+  readonly read: (text: string, among?: ReadonlyArray<string>) => ReadonlyArray<IntentReading>
+}
+
+/** Training in progress; `step` runs up to `budget` example updates and says whether it is done. */
+export interface IntentTrainer {
+  readonly step: (budget: number) => boolean
+  /** The model; only once `step` has said done. */
+  readonly model: () => IntentModel
+}
+
+/** Starts training a model on `intents` (a name given twice keeps its first examples; blank utterances are skipped). */
+export const intentTrainer = (
+  intents: ReadonlyArray<TrainingIntent>,
+  options: IntentModelOptions = defaultIntentModelOptions
+): IntentTrainer => {
+  const kept = intents.filter((intent, index) => intents.findIndex((other) => other.name === intent.name) === index)
+  const names = kept.map((intent) => intent.name)
+  const examples = kept.flatMap((intent, label) =>
+    intent.utterances.filter((text) => text.trim().length > 0).map((text) => ({ text, label }))
+  )
+  const outOfScope = options.outOfScope.filter((text) => text.trim().length > 0)
+  const classes = names.length + (outOfScope.length > 0 ? 1 : 0)
+  const texts = [...examples.map((example) => example.text), ...outOfScope]
+  const labels = [...examples.map((example) => example.label), ...outOfScope.map(() => names.length)]
+  const vectorizer = fitVectorizer(texts, options.vectorizer)
+  const vectors = texts.map(vectorizer.vectorize)
+  const epochs = Math.max(options.softmax.epochs, Math.ceil(options.minimumUpdates / Math.max(1, texts.length)))
+  const trainer = softmaxTrainer(vectors, labels, Math.max(1, classes), vectorizer.size, { ...options.softmax, epochs })
+  const byIntent: Array<Array<SparseVector>> = names.map(() => [])
+  examples.forEach((example, index) => byIntent[example.label]!.push(vectors[index]!))
+  let done = false
+  return {
+    step: (budget) => (done = done || trainer.step(budget)),
+    model: () => {
+      if (!done) throw new Error("The intent model is still training")
+      return intentModel(names, vectorizer.vectorize, trainer.model, byIntent)
+    }
+  }
+}
+
+const intentModel = (
+  names: ReadonlyArray<string>,
+  vectorize: (text: string) => SparseVector,
+  softmax: SoftmaxModel,
+  byIntent: ReadonlyArray<ReadonlyArray<SparseVector>>
+): IntentModel => {
+  const position = new Map(names.map((name, index) => [name, index]))
+  const nearest = (vector: SparseVector, label: number): number => {
+    let best = 0
+    for (const example of byIntent[label]!) best = Math.max(best, dot(vector, example))
+    return Math.min(1, best)
+  }
+  const read = (text: string, among: ReadonlyArray<string> = names): ReadonlyArray<IntentReading> => {
+    const vector = vectorize(text)
+    const empty = vector.indices.length === 0
+    const p = probabilities(softmax, vector)
+    const ranked = among
+      .map((intent, order) => ({ intent, order, label: position.get(intent) }))
+      .map((entry) => ({ ...entry, probability: entry.label === undefined || empty ? 0 : p[entry.label]! }))
+      .sort((a, b) => b.probability - a.probability || a.order - b.order)
+    const readings = ranked.map(({ intent, label, order, probability }, rank) => {
+      const similarity = rank < NEAREST && label !== undefined && probability > 0 ? nearest(vector, label) : 0
+      return { intent, order, probability, similarity, confidence: Math.sqrt(probability * similarity) }
+    })
+    const exact = readings.filter((reading) => reading.similarity >= 0.99995)
+    if (exact.length === 1) exact[0]!.confidence = 1
+    return readings
+      .sort((a, b) => b.confidence - a.confidence || a.order - b.order)
+      .map(({ confidence, intent, probability, similarity }) => ({ intent, confidence, probability, similarity }))
+  }
+  return { intents: names, read }
+}
+
+/** Trains to the end in one go. */
+export const trainIntentModel = (
+  intents: ReadonlyArray<TrainingIntent>,
+  options: IntentModelOptions = defaultIntentModelOptions
+): IntentModel => {
+  const trainer = intentTrainer(intents, options)
+  while (!trainer.step(4096)) { /* keep going */ }
+  return trainer.model()
+}

@@ -1,0 +1,62 @@
+/**
+ * TF-IDF over `TextFeatures`: a vocabulary fitted on the training texts
+ * (features seen in at least `minCount` of them), sublinear term frequency
+ * (1 + log count), smoothed inverse document frequency, and each vector
+ * scaled to unit length, so long and short texts weigh alike. Features the
+ * vocabulary does not know are dropped, but they still count towards the
+ * length, so a text made mostly of unknown words reads as weakly like
+ * anything it was trained on.
+ */
+import type { SparseVector } from "./SparseVector.js"
+import { countFeatures, defaultFeatureOptions, type FeatureOptions } from "./TextFeatures.js"
+
+export interface Vectorizer {
+  readonly size: number
+  readonly vectorize: (text: string) => SparseVector
+}
+
+export interface VectorizerOptions extends FeatureOptions {
+  /** A feature is kept when at least this many training texts have it. */
+  readonly minCount: number
+}
+
+export const defaultVectorizerOptions: VectorizerOptions = { ...defaultFeatureOptions, minCount: 1 }
+
+/** Fits the vocabulary and IDF on `texts`. Deterministic: features are numbered in order of first sight. */
+export const fitVectorizer = (
+  texts: ReadonlyArray<string>,
+  options: VectorizerOptions = defaultVectorizerOptions
+): Vectorizer => {
+  const documentCount = new Map<string, number>()
+  for (const text of texts) {
+    for (const feature of countFeatures(text, options).keys()) {
+      documentCount.set(feature, (documentCount.get(feature) ?? 0) + 1)
+    }
+  }
+  const index = new Map<string, number>()
+  const idfs: Array<number> = []
+  for (const [feature, count] of documentCount) {
+    if (count < options.minCount) continue
+    index.set(feature, idfs.length)
+    idfs.push(Math.log((1 + texts.length) / (1 + count)) + 1)
+  }
+  // The weight an unknown feature would have: as rare as can be.
+  const unknownIdf = Math.log(1 + texts.length) + 1
+  const vectorize = (text: string): SparseVector => {
+    const entries: Array<[number, number]> = []
+    let norm = 0
+    for (const [feature, count] of countFeatures(text, options)) {
+      const at = index.get(feature)
+      const weight = (1 + Math.log(count)) * (at === undefined ? unknownIdf : idfs[at]!)
+      norm += weight * weight
+      if (at !== undefined) entries.push([at, weight])
+    }
+    entries.sort((a, b) => a[0] - b[0])
+    const length = norm > 0 ? Math.sqrt(norm) : 1
+    return {
+      indices: Int32Array.from(entries, ([at]) => at),
+      values: Float32Array.from(entries, ([, weight]) => weight / length)
+    }
+  }
+  return { size: idfs.length, vectorize }
+}
