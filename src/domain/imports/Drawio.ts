@@ -158,7 +158,10 @@ const pageOf = (name: string, pageId: string, model: Element, pageMeta: unknown,
     meta: parseMeta(cell.meta),
     location: { page: name, elementId: cell.id }
   }))
-  const others = cells.filter((cell) => !cell.vertex && !cell.edge && cell.id !== "0" && cell.parent !== undefined && cell.parent !== "0")
+  const roots = new Set(cells.filter((cell) => cell.parent === undefined).map((cell) => cell.id))
+  const others = cells.filter((cell) =>
+    !cell.vertex && !cell.edge && cell.parent !== undefined && !roots.has(cell.parent)
+  )
   if (others.length > 0) {
     report.warn("unsupported-element", `${others.length} cells that are neither shapes nor connectors were left out`, { page: name })
     report.skip(others.length)

@@ -263,6 +263,7 @@ const mapShape = (
   intents: Map<string, DraftIntent>
 ): Mapping => {
   const text = node.label.trim()
+  const shown = text.replace(/\s+/g, " ")
   const label = labelOf(text)
   const message = (): Mapping => {
     if (text.length === 0) {
@@ -281,7 +282,7 @@ const mapShape = (
       return message()
     case "decision": {
       if (outs.length === 0) {
-        report.warn("unsupported-element", `Decision ${clip(text, 40)} leads nowhere: it became a message`, node.location)
+        report.warn("unsupported-element", `Decision ${clip(shown, 40)} leads nowhere: it became a message`, node.location)
         return message()
       }
       const labels = outs.map((edge) => normal(edge.label)).filter((l) => l.length > 0)
@@ -294,7 +295,7 @@ const mapShape = (
         }))
         report.warn(
           "unsupported-feature",
-          `Decision ${clip(text, 60)} became a condition on vars.${variable}: set it earlier in the flow or edit the expression`,
+          `Decision ${clip(shown, 60)} became a condition on vars.${variable}: set it earlier in the flow or edit the expression`,
           node.location
         )
         return { type: "condition", data: { cases }, label }
@@ -306,7 +307,7 @@ const mapShape = (
       ]
       if (names.length === 0) {
         const variable = variableNameFrom(text, "decision")
-        report.warn("unlabelled-edge", `Decision ${clip(text, 40)} has no labelled branch: a condition on vars.${variable} was made`, node.location)
+        report.warn("unlabelled-edge", `Decision ${clip(shown, 40)} has no labelled branch: a condition on vars.${variable} was made`, node.location)
         return { type: "condition", data: { cases: [{ key: "yes", expression: `vars.${variable} = true` }] }, label }
       }
       for (const edge of outs) {
@@ -382,7 +383,7 @@ const routeEdges = (
       if (outs.length > 1 && outs.every((edge) => edge.meta === undefined)) {
         report.warn(
           "unsupported-feature",
-          `Step ${clip(node.label, 40) || node.sourceId} has ${outs.length} ways out with nothing to choose between them: review it`,
+          `Step ${clip(node.label.replace(/\s+/g, " "), 40) || node.sourceId} has ${outs.length} ways out with nothing to choose between them: review it`,
           node.location
         )
       }
