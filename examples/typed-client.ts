@@ -27,7 +27,7 @@ export const tryParley = (baseUrl: string, email: string) =>
     const assistants = yield* parley.assistants.list({ urlParams: { limit: 5 } }).pipe(
       Effect.map((page) => ({ _tag: "Listed", total: page.total }) as const)
     )
-    const deployments = yield* parley.deployments.list({ urlParams: { limit: 5 } }).pipe(
+    const workflows = yield* parley.workflows.list({ urlParams: { limit: 5 } }).pipe(
       Effect.map((page) => ({ _tag: "Listed", total: page.total }) as const),
       // Typed errors: the contract says which ones a call can meet.
       Effect.catchTag("NotImplemented", (error) => Effect.succeed({ _tag: "NotBuiltYet", route: error.route } as const))
@@ -37,7 +37,7 @@ export const tryParley = (baseUrl: string, email: string) =>
       email: me.user.email,
       workspaces: me.memberships.map((membership) => `${membership.workspace.slug} (${membership.role})`),
       assistants,
-      deployments
+      workflows
     }
   })
 

@@ -12,6 +12,7 @@ import { InstallationRepo } from "./persistence/InstallationRepo.js"
 import { MigratorLive, SqlLive } from "./persistence/Sql.js"
 import { MailerLive } from "./providers/MailerLive.js"
 import { AssistantsLive } from "./services/assistants/AssistantsLive.js"
+import { DeploymentsLive } from "./services/deployments/DeploymentsLive.js"
 import { IdentityLive } from "./services/identity/IdentityLive.js"
 import { Readiness } from "./services/Readiness.js"
 import { RuntimeLive } from "./services/runtime/RuntimeLive.js"
@@ -30,6 +31,7 @@ const RecordStart = Layer.effectDiscard(
 /** Everything a node runs, given an `HttpServer` and a `Mailer`. */
 export const ParleyLive = Layer.mergeAll(HttpAppLive, RecordStart).pipe(
   Layer.provide(RuntimeLive),
+  Layer.provide(DeploymentsLive),
   Layer.provide(AssistantsLive),
   Layer.provide([Readiness.Default, MetricsExposition.Default, IdentityLive]),
   Layer.provide(MigratorLive),

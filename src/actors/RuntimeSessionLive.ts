@@ -17,6 +17,7 @@
 import { Entity } from "@effect/cluster"
 import { Data, Effect, Either, Option, Schema } from "effect"
 import type { AssistantId } from "../domain/assistants/Assistant.js"
+import { DeploymentId } from "../domain/assistants/Deployment.js"
 import { IdempotencyKeyReused } from "../domain/Idempotency.js"
 import type { WorkspaceId } from "../domain/identity/Ids.js"
 import { advance } from "../domain/runtime/engine/FlowEngine.js"
@@ -27,8 +28,10 @@ import {
   SessionState
 } from "../domain/runtime/RuntimeSession.js"
 import { SimulatedTurnReply, TurnInput } from "../domain/runtime/Turn.js"
+import { turnFacts } from "../domain/runtime/TurnFacts.js"
 import { endedByDraft } from "../domain/runtime/UnrunnableDraft.js"
 import { RuntimeSessionRepo, type SessionRow } from "../persistence/runtime/RuntimeSessionRepo.js"
+import { DeploymentPrograms } from "../services/runtime/DeploymentPrograms.js"
 import { DraftPrograms } from "../services/runtime/DraftPrograms.js"
 import { RuntimeSession } from "./RuntimeSession.js"
 
@@ -45,6 +48,8 @@ interface Owned {
   readonly workspaceId: WorkspaceId
   readonly agentId: AssistantId
   readonly source: "draft" | "deployment"
+  /** The deployment whose snapshot the session runs; `null` for a draft session. */
+  readonly deploymentId: DeploymentId | null
   readonly locale: string
   readonly epoch: number
   readonly turn: number
@@ -63,6 +68,7 @@ const owned = (row: SessionRow) =>
     workspaceId: row.workspaceId,
     agentId: row.agentId,
     source: row.source,
+    deploymentId: row.deploymentId === null ? null : DeploymentId.make(row.deploymentId),
     locale: row.locale,
     epoch: row.ownerEpoch,
     turn: row.turn,
@@ -77,6 +83,7 @@ export const RuntimeSessionLive = RuntimeSession.toLayer(
   Effect.gen(function*() {
     const repo = yield* RuntimeSessionRepo
     const programs = yield* DraftPrograms
+    const deployed = yield* DeploymentPrograms
     const address = yield* Entity.CurrentAddress
     const runner = yield* Entity.CurrentRunnerAddress
     const runnerName = `${runner.host}:${runner.port}`
@@ -115,13 +122,20 @@ export const RuntimeSessionLive = RuntimeSession.toLayer(
         }
         if (prior.draftRevision === null) return yield* notFound(sessionId)
 
-        const draft = yield* programs.draft(current.workspaceId, current.agentId, {
-          revision: prior.draftRevision,
-          locale: current.locale
-        }).pipe(Effect.catchTag("AssistantNotFound", () => notFound(sessionId)))
+        // A deployment's session runs its immutable snapshot; a test session, the draft as it is now.
+        const draft = current.deploymentId !== null
+          ? yield* deployed.program(current.deploymentId, current.locale)
+          : yield* programs.draft(current.workspaceId, current.agentId, {
+            revision: prior.draftRevision,
+            locale: current.locale
+          }).pipe(Effect.catchTag("AssistantNotFound", () => notFound(sessionId)))
         const step = yield* Either.match(draft.program, {
           onLeft: (findings) => Effect.succeed(endedByDraft(current.state, findings)),
           onRight: (program) => advance(program, current.state, payload.input)
+        })
+        const facts = Either.match(draft.program, {
+          onLeft: () => ({ intent: null, fallback: false }),
+          onRight: (program) => turnFacts(program, current.state, payload.input, step)
         })
 
         const final = step.state.status !== "active"
@@ -146,6 +160,8 @@ export const RuntimeSessionLive = RuntimeSession.toLayer(
           ended: final,
           idempotencyKey: payload.idempotencyKey,
           bodyHash: payload.bodyHash,
+          intent: facts.intent,
+          fallback: facts.fallback,
           input: yield* Effect.orDie(encodeInput(payload.input)),
           reply: yield* Effect.orDie(encodeReply(reply)),
           traceId: payload.traceId

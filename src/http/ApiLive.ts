@@ -6,7 +6,9 @@
 import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
 import { Layer } from "effect"
 import { Api } from "./Api.js"
+import { AssistantAnalyticsHttpLive } from "./assistants/AssistantAnalyticsHttp.js"
 import { AssistantsHttpLive } from "./assistants/AssistantsHttp.js"
+import { DeploymentsHttpLive } from "./assistants/DeploymentsHttp.js"
 import { FlowsHttpLive } from "./assistants/FlowsHttp.js"
 import { requireWebSocketUpgrade } from "./channels/VoiceStreamUpgrade.js"
 import { HealthHttpLive } from "./health/HealthHttp.js"
@@ -20,21 +22,16 @@ import { MembersHttpLive } from "./identity/MembersHttp.js"
 import { MfaHttpLive } from "./identity/MfaHttp.js"
 import { WorkspacesHttpLive } from "./identity/WorkspacesHttp.js"
 import { AuthenticationLive } from "./middleware/AuthenticationLive.js"
+import { EmbedAuthenticationLive } from "./middleware/EmbedAuthenticationLive.js"
 import { MetricsAuthLive } from "./middleware/MetricsAuthLive.js"
-import {
-  ChannelSignatureNotBuilt,
-  EmbedAuthenticationNotBuilt,
-  IngressSignatureNotBuilt
-} from "./middleware/SecurityNotBuilt.js"
+import { ChannelSignatureNotBuilt, IngressSignatureNotBuilt } from "./middleware/SecurityNotBuilt.js"
 import { type GroupName, notImplementedGroup, type ProtocolCheck } from "./NotImplementedHttp.js"
+import { PublicRuntimeHttpLive } from "./runtime/PublicRuntimeHttp.js"
 import { RuntimeHttpLive } from "./runtime/RuntimeHttp.js"
 
 /** The groups whose area is not built yet: each of their routes answers 501 naming itself. */
 export const notBuiltGroups = [
-  "assistantAnalytics",
   "imports",
-  "deployments",
-  "publicRuntime",
   "aiAgents",
   "aiAgentReleases",
   "aiAgentTasks",
@@ -85,13 +82,16 @@ const Groups = Layer.mergeAll(
   AssistantsHttpLive,
   FlowsHttpLive,
   RuntimeHttpLive,
+  DeploymentsHttpLive,
+  PublicRuntimeHttpLive,
+  AssistantAnalyticsHttpLive,
   NotBuilt
 )
 
 const Middleware = Layer.mergeAll(
   MetricsAuthLive,
   AuthenticationLive,
-  EmbedAuthenticationNotBuilt,
+  EmbedAuthenticationLive,
   IngressSignatureNotBuilt,
   ChannelSignatureNotBuilt
 )

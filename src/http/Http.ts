@@ -17,6 +17,7 @@ import { widgetRoute, WidgetRouteLive } from "./embed/WidgetRoute.js"
 import { errorResponses } from "./middleware/ErrorResponses.js"
 import { handlerTimeout } from "./middleware/HandlerTimeout.js"
 import { makeAcceptedMediaTypes, mediaTypes } from "./middleware/MediaTypes.js"
+import { publicCors } from "./middleware/PublicCors.js"
 import { bodyLimitFor, requestBody } from "./middleware/RequestBody.js"
 import { requestObservability } from "./middleware/RequestObservability.js"
 import { retryAfter } from "./middleware/RetryAfter.js"
@@ -48,7 +49,8 @@ export const HttpAppLive = Layer.unwrapEffect(
             handlerTimeout(timeout),
             errorResponses({ allowedMethods, maxBodyBytes: limitOf }),
             retryAfter,
-            securityHeaders({ https })
+            securityHeaders({ https }),
+            publicCors
           ),
           requestObservability
         ))

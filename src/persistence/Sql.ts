@@ -17,6 +17,8 @@ import migration0002 from "./migrations/0002_identity.js"
 import migration0003 from "./migrations/0003_account_controls.js"
 import migration0004 from "./migrations/0004_assistants.js"
 import migration0005 from "./migrations/0005_runtime.js"
+import migration0006 from "./migrations/0006_imports.js"
+import migration0007 from "./migrations/0007_deployments.js"
 import * as PgliteClient from "./PgliteClient.js"
 
 /** Every migration, in order; the migrator records which ran. */
@@ -25,7 +27,9 @@ export const migrations = {
   "0002_identity": migration0002,
   "0003_account_controls": migration0003,
   "0004_assistants": migration0004,
-  "0005_runtime": migration0005
+  "0005_runtime": migration0005,
+  "0006_imports": migration0006,
+  "0007_deployments": migration0007
 } as const
 
 /** The id of the newest migration, which readiness expects to find applied. */

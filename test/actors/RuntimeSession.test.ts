@@ -21,6 +21,7 @@ import { RuntimeSessionId } from "../../src/domain/runtime/RuntimeSession.js"
 import type { TurnInput } from "../../src/domain/runtime/Turn.js"
 import { RuntimeSessionRepo } from "../../src/persistence/runtime/RuntimeSessionRepo.js"
 import { SqlLive } from "../../src/persistence/Sql.js"
+import { DeploymentPrograms } from "../../src/services/runtime/DeploymentPrograms.js"
 import { DraftPrograms } from "../../src/services/runtime/DraftPrograms.js"
 import { bodyHash } from "../../src/services/runtime/RuntimeSessions.js"
 import { echoFlow } from "../support/Conversations.js"
@@ -62,7 +63,10 @@ const Storage = Layer.unwrapEffect(
 ).pipe(Layer.provideMerge(Layer.scoped(Database, freshDatabase)))
 
 /** A test runner (its message storage in memory) hosting the entity. */
-const Runner = RuntimeSessionLive.pipe(Layer.provideMerge(TestRunner.layer), Layer.provide(FixedDraft))
+const Runner = RuntimeSessionLive.pipe(
+  Layer.provideMerge(TestRunner.layer),
+  Layer.provide([FixedDraft, DeploymentPrograms.Default])
+)
 
 const workspace = WorkspaceId.make(Crypto.randomUUID())
 const agent = AssistantId.make(Crypto.randomUUID())

@@ -24,7 +24,7 @@ layer(testServer(), { excludeTestServices: true })("the typed-client example", (
         email: "grace@example.com",
         workspaces: ["grace-s-workspace (owner)"],
         assistants: { _tag: "Listed", total: 0 },
-        deployments: { _tag: "NotBuiltYet", route: "GET /v1/deployments" }
+        workflows: { _tag: "NotBuiltYet", route: "GET /v1/workflows" }
       })
     }))
 })

@@ -108,6 +108,16 @@ const builtProbes: Record<
   "runtime.startSession": { body: () => ({ agentId: SAMPLE_ID }), status: 404, tag: "AssistantNotFound" },
   "runtime.sendTurn": { body: () => ({ text: "hello" }), status: 404, tag: "RuntimeSessionNotFound" },
   "runtime.getSession": { status: 404, tag: "RuntimeSessionNotFound" },
+  "deployments.createForAgent": { body: () => ({ allowedOrigins: ["*"] }), status: 404, tag: "AssistantNotFound" },
+  "deployments.create": {
+    body: () => ({ agentId: SAMPLE_ID, allowedOrigins: ["*"] }),
+    status: 404,
+    tag: "AssistantNotFound"
+  },
+  "deployments.list": { status: 200 },
+  "deployments.get": { status: 404, tag: "DeploymentNotFound" },
+  "deployments.revoke": { status: 404, tag: "DeploymentNotFound" },
+  "assistantAnalytics.getAnalytics": { status: 404, tag: "AssistantNotFound" },
   // Run last: they end sessions (logout ends a fresh one; revoke-sessions ends the caller's others).
   "auth.logout": { status: 204 },
   "auth.revokeSessions": { query: "?keepCurrent=true", status: 200 }

@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { NotReady } from "../../domain/HttpErrors.js"
 import { IdempotencyHeaders, IdempotencyKeyReused } from "../../domain/Idempotency.js"
 import { RuntimeSessionEnded, RuntimeSessionId, RuntimeSessionNotFound } from "../../domain/runtime/RuntimeSession.js"
 import { PublicSessionStart } from "../../domain/runtime/SessionStart.js"
@@ -28,6 +29,7 @@ export class PublicRuntimeApi extends HttpApiGroup.make("publicRuntime")
       .addError(RuntimeSessionNotFound)
       .addError(RuntimeSessionEnded)
       .addError(IdempotencyKeyReused)
+      .addError(NotReady)
       .annotate(
         OpenApi.Summary,
         "Send the user's text or a button payload; a retry with the same Idempotency-Key answers the same reply"

@@ -70,6 +70,9 @@ export interface TurnCommit {
   readonly ended: boolean
   readonly idempotencyKey: string
   readonly bodyHash: string
+  /** What analytics reads: the intent recognised, if any, and whether the message was a fallback. */
+  readonly intent: string | null
+  readonly fallback: boolean
   readonly input: unknown
   readonly reply: unknown
   readonly traceId: string
@@ -141,8 +144,11 @@ export class RuntimeSessionRepo extends Effect.Service<RuntimeSessionRepo>()("pa
             RETURNING id
           )
           INSERT INTO runtime_turns
-            (session_id, turn, idempotency_key, body_hash, input, reply, epoch, runner, trace_id)
-          SELECT id, ${turn.previousTurn + 1}, ${turn.idempotencyKey}, ${turn.bodyHash}, ${json(turn.input)}::jsonb,
+            (session_id, turn, idempotency_key, body_hash, intent, fallback, input, reply, epoch, runner, trace_id)
+          SELECT id, ${
+        turn.previousTurn + 1
+      }, ${turn.idempotencyKey}, ${turn.bodyHash}, ${turn.intent}, ${turn.fallback},
+            ${json(turn.input)}::jsonb,
             ${json(turn.reply)}::jsonb, ${turn.epoch}, ${turn.runner}, ${turn.traceId}
           FROM moved
           RETURNING turn`

@@ -7,10 +7,16 @@ import { Layer } from "effect"
 import { ClusterLive } from "../../actors/Cluster.js"
 import { RuntimeSessionLive } from "../../actors/RuntimeSessionLive.js"
 import { RuntimeSessionRepo } from "../../persistence/runtime/RuntimeSessionRepo.js"
+import { DeploymentPrograms } from "./DeploymentPrograms.js"
 import { DraftPrograms } from "./DraftPrograms.js"
+import { PublicSessions } from "./PublicSessions.js"
 import { RuntimeSessions } from "./RuntimeSessions.js"
 
-export const RuntimeLive = Layer.mergeAll(RuntimeSessions.Default, RuntimeSessionLive).pipe(
-  Layer.provide([DraftPrograms.Default, RuntimeSessionRepo.Default]),
+export const RuntimeLive = Layer.mergeAll(
+  RuntimeSessions.Default,
+  PublicSessions.DefaultWithoutDependencies,
+  RuntimeSessionLive
+).pipe(
+  Layer.provide([DraftPrograms.Default, DeploymentPrograms.Default, RuntimeSessionRepo.Default]),
   Layer.provideMerge(ClusterLive)
 )

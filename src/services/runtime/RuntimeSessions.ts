@@ -29,7 +29,7 @@ const decodeInput = Schema.decodeUnknown(TurnInput)
 const decodeSession = Schema.decodeUnknown(RuntimeSessionModel.json)
 
 /** A trace id for a reply when the request has no span (never in practice: every request is traced). */
-const currentTraceId = Effect.map(
+export const currentTraceId = Effect.map(
   Effect.option(Effect.currentSpan),
   (span) => Option.match(span, { onNone: () => Crypto.randomBytes(16).toString("hex"), onSome: (span) => span.traceId })
 )
@@ -39,7 +39,7 @@ export const bodyHash = (input: TurnInput): string =>
   Crypto.createHash("sha256").update(canonicalJson(input)).digest("hex")
 
 /** The transcript of stored turns: each user input (turns 1..), each reply, oldest first. */
-const transcriptOf = (turns: ReadonlyArray<TurnRow>) =>
+export const transcriptOf = (turns: ReadonlyArray<TurnRow>) =>
   Effect.forEach(turns, (row) =>
     Effect.gen(function*() {
       const at = row.createdAt.toISOString()

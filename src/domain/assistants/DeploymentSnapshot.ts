@@ -1,0 +1,73 @@
+/**
+ * What a deployment freezes of an Assistant's draft, and what follows from it:
+ * the snapshot (settings, intents and flow as a Parley document), the version
+ * of the NLU model trained on it (a content hash of what the classifier
+ * learns from, so two deployments of the same intents share a version), the
+ * program input the runtime compiles, and the embed token's hint and snippet.
+ */
+import * as Crypto from "node:crypto"
+import { canonicalJson } from "../CanonicalJson.js"
+import type { ProgramInput } from "../runtime/engine/FlowProgram.js"
+import type { Assistant } from "./Assistant.js"
+import type { Flow } from "./Flow.js"
+import type { Intent } from "./Intent.js"
+import type { ParleyDocument } from "./ParleyDocument.js"
+
+/** A draft as the service reads it. */
+export interface DraftToSnapshot {
+  readonly assistant: Assistant
+  readonly flow: Flow
+  readonly intents: ReadonlyArray<Intent>
+}
+
+/** The Parley document of a draft: what a deployment keeps and runs for ever. */
+export const snapshotOf = ({ assistant, flow, intents }: DraftToSnapshot): ParleyDocument => ({
+  format: "parley",
+  version: 1,
+  assistant: {
+    name: assistant.name,
+    description: assistant.description,
+    language: assistant.language,
+    nluThreshold: assistant.nluThreshold
+  },
+  intents: intents.map((intent) => ({
+    name: intent.name,
+    description: intent.description,
+    utterances: intent.utterances,
+    slots: intent.slots
+  })),
+  flow: { nodes: flow.nodes, edges: flow.edges, subflows: flow.subflows }
+})
+
+/** The version of the NLU model of a snapshot: SHA-256 (32 hex) of its intents' examples, slots and threshold. */
+export const nluModelVersionOf = (snapshot: ParleyDocument): string =>
+  Crypto.createHash("sha256").update(canonicalJson({
+    threshold: snapshot.assistant.nluThreshold,
+    intents: snapshot.intents
+      .map((intent) => ({ name: intent.name, utterances: intent.utterances, slots: intent.slots }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  })).digest("hex").slice(0, 32)
+
+/** What the engine compiles of a snapshot for `locale` (the snapshot's language when omitted). */
+export const programInputOf = (snapshot: ParleyDocument, locale?: string): ProgramInput => ({
+  nodes: snapshot.flow.nodes,
+  edges: snapshot.flow.edges,
+  subflows: snapshot.flow.subflows,
+  intents: snapshot.intents.map((intent) => ({
+    name: intent.name,
+    utterances: intent.utterances,
+    slots: intent.slots
+  })),
+  nluThreshold: snapshot.assistant.nluThreshold,
+  locale: locale ?? snapshot.assistant.language
+})
+
+/** The prefix of embed tokens. */
+export const EMBED_TOKEN_PREFIX = "cdp_"
+
+/** All that is shown of a token after its creation: its last four characters. */
+export const tokenHintOf = (token: string): string => `cdp_…${token.slice(-4)}`
+
+/** The tag a page adds to embed the deployment. */
+export const embedSnippet = (publicUrl: string, token: string): string =>
+  `<script src="${publicUrl.replace(/\/+$/, "")}/embed/v1/widget.js" data-token="${token}" async></script>`

@@ -1,0 +1,51 @@
+/**
+ * Compiled deployment snapshots, per node. A snapshot never changes, so each
+ * is read and compiled (its NLU model trained) once per locale and kept while
+ * conversations use it; a turn on a deployment then costs no draft read.
+ */
+import { Effect } from "effect"
+import type { DeploymentId } from "../../domain/assistants/Deployment.js"
+import { programInputOf } from "../../domain/assistants/DeploymentSnapshot.js"
+import { compile } from "../../domain/runtime/engine/FlowProgram.js"
+import { DeploymentRepo } from "../../persistence/deployments/DeploymentRepo.js"
+import type { CompiledDraft } from "./DraftPrograms.js"
+
+const CAPACITY = 500
+
+export class DeploymentPrograms extends Effect.Service<DeploymentPrograms>()(
+  "parley/services/runtime/DeploymentPrograms",
+  {
+    effect: Effect.gen(function*() {
+      const repo = yield* DeploymentRepo
+      // Insertion order is recency order: a hit moves its entry to the end, the oldest goes first.
+      const cache = new Map<string, CompiledDraft>()
+
+      const remember = (key: string, compiled: CompiledDraft) => {
+        cache.delete(key)
+        cache.set(key, compiled)
+        if (cache.size > CAPACITY) cache.delete(cache.keys().next().value!)
+      }
+
+      /** The deployment's snapshot compiled for `locale` (the snapshot's language when omitted). */
+      const program = Effect.fn("DeploymentPrograms.program")(function*(id: DeploymentId, locale?: string) {
+        const key = `${id}/${locale ?? ""}`
+        const hit = cache.get(key)
+        if (hit !== undefined) {
+          remember(key, hit)
+          return hit
+        }
+        const { revision, snapshot } = yield* repo.snapshot(id)
+        const compiled: CompiledDraft = {
+          revision,
+          language: snapshot.assistant.language,
+          program: compile(programInputOf(snapshot, locale))
+        }
+        remember(key, compiled)
+        return compiled
+      })
+
+      return { program }
+    }),
+    dependencies: [DeploymentRepo.Default]
+  }
+) {}

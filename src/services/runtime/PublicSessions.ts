@@ -1,0 +1,135 @@
+/**
+ * Assistant conversations on a deployment, for embeds: the same sessions and
+ * the same `RuntimeSession` entity as editors' test sessions, run on the
+ * deployment's immutable snapshot. The caller is the embed token's
+ * deployment; a session of any other deployment (or of a draft) is not found,
+ * and is checked before the turn reaches the entity, so one deployment's
+ * token never reads another's stored replies. Public answers never carry the
+ * state or the engine's debug view (variables may hold what tools returned).
+ */
+import { DateTime, Effect, Either, Option } from "effect"
+import { v7 as uuidv7 } from "uuid"
+import { RuntimeSession } from "../../actors/RuntimeSession.js"
+import type { EmbedCaller } from "../../domain/assistants/EmbedCaller.js"
+import { NotReady } from "../../domain/HttpErrors.js"
+import { open } from "../../domain/runtime/engine/FlowEngine.js"
+import { RuntimeSessionId, RuntimeSessionNotFound, type SessionStatus } from "../../domain/runtime/RuntimeSession.js"
+import type { PublicSessionStart } from "../../domain/runtime/SessionStart.js"
+import type { SimulatedTurnReply, TurnInput, TurnReply } from "../../domain/runtime/Turn.js"
+import { RuntimeSessionRepo } from "../../persistence/runtime/RuntimeSessionRepo.js"
+import { DeploymentPrograms } from "./DeploymentPrograms.js"
+import { bodyHash, currentTraceId, transcriptOf } from "./RuntimeSessions.js"
+
+const publicReply = (reply: SimulatedTurnReply): TurnReply => ({
+  sessionId: reply.sessionId,
+  turn: reply.turn,
+  messages: reply.messages,
+  status: reply.status,
+  ended: reply.ended,
+  traceId: reply.traceId
+})
+
+const notFound = (sessionId: string) =>
+  new RuntimeSessionNotFound({ sessionId, message: `No session ${sessionId} on this deployment` })
+
+export class PublicSessions extends Effect.Service<PublicSessions>()("parley/services/runtime/PublicSessions", {
+  effect: Effect.gen(function*() {
+    const repo = yield* RuntimeSessionRepo
+    const programs = yield* DeploymentPrograms
+    const client = yield* RuntimeSession.client
+
+    /** The session, when it runs on the caller's deployment. */
+    const owned = (caller: EmbedCaller, sessionId: RuntimeSessionId) =>
+      Effect.flatMap(
+        repo.find(caller.workspaceId, sessionId),
+        (row) =>
+          Option.isSome(row) && row.value.deploymentId === caller.deploymentId
+            ? Effect.succeed(row.value)
+            : Effect.fail(notFound(sessionId))
+      )
+
+    const start = Effect.fn("PublicSessions.start")(function*(caller: EmbedCaller, request: PublicSessionStart) {
+      const compiled = yield* programs.program(caller.deploymentId, request.locale)
+      // A deployment's snapshot compiled when it was made; the same compile cannot fail now.
+      const program = yield* Either.match(compiled.program, {
+        onRight: Effect.succeed,
+        onLeft: (findings) => Effect.dieMessage(`Deployment ${caller.deploymentId} cannot run: ${findings.length}`)
+      })
+      const step = yield* open(program, request.variables ?? {})
+      const sessionId = RuntimeSessionId.make(uuidv7())
+      const traceId = yield* currentTraceId
+      const reply: SimulatedTurnReply = {
+        sessionId,
+        turn: 0,
+        messages: step.messages,
+        status: step.state.status,
+        ended: step.state.status !== "active",
+        traceId,
+        state: step.state,
+        debug: { path: step.path, nlu: step.nlu }
+      }
+      yield* repo.create({
+        id: sessionId,
+        workspaceId: caller.workspaceId,
+        agentId: caller.agentId,
+        source: "deployment",
+        deploymentId: caller.deploymentId,
+        revision: compiled.revision,
+        locale: request.locale ?? compiled.language,
+        state: step.state,
+        status: step.state.status,
+        startedBy: null,
+        endUserId: request.endUserId ?? null,
+        opening: reply,
+        traceId
+      })
+      return publicReply(reply)
+    })
+
+    /** Sends a turn to the session's entity, once per Idempotency-Key (made here when the caller sent none). */
+    const turn = Effect.fn("PublicSessions.turn")(function*(
+      caller: EmbedCaller,
+      sessionId: RuntimeSessionId,
+      input: TurnInput,
+      idempotencyKey: string | undefined
+    ) {
+      yield* owned(caller, sessionId)
+      const reply = yield* client(sessionId).Turn({
+        workspaceId: caller.workspaceId,
+        input,
+        idempotencyKey: idempotencyKey ?? uuidv7(),
+        bodyHash: bodyHash(input),
+        traceId: yield* currentTraceId
+      }).pipe(
+        Effect.catchTags({
+          MailboxFull: () => Effect.fail(new NotReady({ message: "The conversation is busy; retry shortly" })),
+          AlreadyProcessingMessage: () =>
+            Effect.fail(new NotReady({ message: "This turn is still being processed; retry with the same key" })),
+          PersistenceError: (error) =>
+            Effect.zipRight(
+              Effect.logError("The cluster's message storage failed", error.cause),
+              Effect.fail(new NotReady({ message: "The cluster's storage is unavailable" }))
+            )
+        })
+      )
+      return publicReply(reply)
+    })
+
+    /** The session's status and transcript, for a widget that reconnects. */
+    const get = Effect.fn("PublicSessions.get")(function*(caller: EmbedCaller, sessionId: RuntimeSessionId) {
+      const row = yield* owned(caller, sessionId)
+      const status = row.status as SessionStatus
+      return {
+        sessionId,
+        status,
+        ended: status !== "active",
+        turn: row.turn,
+        startedAt: DateTime.unsafeFromDate(row.createdAt),
+        transcript: yield* transcriptOf(yield* repo.turns(sessionId))
+      }
+    })
+
+    return { start, turn, get } as const
+  }),
+  dependencies: [DeploymentPrograms.Default]
+}) {}
