@@ -1,6 +1,6 @@
 /*
  * Parley web chat, v1. Add it to a page with one tag:
- *   <script src="https://parley.example/embed/v1/widget.js" data-token="cdp_…" async></script>
+ *   <script src="https://parley.example/embed/v1/widget.js" data-token="cdp_..." async></script>
  * It talks to the public runtime of the deployment the token belongs to, in a
  * Shadow DOM of its own. Options (data-*): token (required), api-base,
  * title, locale, variables (a JSON object), open ("true": open at once),
@@ -88,7 +88,7 @@
     ".note{align-self:center;font-size:13px;color:#4a4f5c;text-align:center}" +
     ".error{align-self:stretch;background:#fdecec;color:#8a1111;border:1px solid #f3b4b4;border-radius:8px;padding:8px 10px;font-size:14px}" +
     ".choices{display:flex;flex-wrap:wrap;gap:6px;align-self:flex-start;max-width:90%}" +
-    ".choice,.action{border:1px solid #1f4fd6;background:#fff;color:#1f4fd6;border-radius:16px;padding:6px 12px;font-size:14px;cursor:pointer}" +
+    ".action{align-self:center}.error .action{margin-left:6px}.choice,.action{border:1px solid #1f4fd6;background:#fff;color:#1f4fd6;border-radius:16px;padding:6px 12px;font-size:14px;cursor:pointer}" +
     ".choice:hover,.action:hover{background:#eaf0ff}.msg img{max-width:100%;border-radius:8px;display:block}" +
     ".typing{align-self:flex-start;color:#4a4f5c;font-size:13px;font-style:italic}" +
     "form{display:flex;gap:8px;padding:10px;border-top:1px solid #dde1ea;background:#fff}" +
@@ -129,7 +129,7 @@
     type: "text",
     autocomplete: "off",
     maxlength: "4000",
-    placeholder: "Type your message…"
+    placeholder: "Type your message\u2026"
   })
   var sendButton = el("button", { class: "send", type: "submit", text: "Send" })
   var form = el("form", { "aria-label": "Send a message" }, [
@@ -173,7 +173,7 @@
     sendButton.disabled = value || ended
     input.disabled = ended
     if (value && !typing) {
-      typing = add(el("div", { class: "typing", "aria-label": "The assistant is typing", text: "typing…" }))
+      typing = add(el("div", { class: "typing", "aria-label": "The assistant is typing", text: "typing\u2026" }))
     }
     if (!value && typing) {
       typing.remove()
@@ -315,7 +315,7 @@
       })
     }
     var retry = function(n, wait) {
-      announce("Reconnecting…")
+      announce("Reconnecting\u2026")
       var online = navigator.onLine === false
         ? new Promise(function(resolve) {
           window.addEventListener("online", resolve, { once: true })
