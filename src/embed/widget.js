@@ -16,7 +16,9 @@
 
   var options = script.dataset
   var token = options.token || ""
-  var apiBase = (options.apiBase || new URL(script.src, location.href).origin).replace(/\/+$/, "")
+  var apiBase =
+    (options.apiBase || new URL(script.src, location.href).href.replace(/\/embed\/v1\/widget\.js([?#].*)?$/, ""))
+      .replace(/\/+$/, "")
   var title = options.title || "Chat"
   var storeKey = "parley.v1." + token.slice(-12)
   var RETRIES = 6
@@ -301,7 +303,8 @@
           } catch {
             json = null
           }
-          var transient = response.status >= 500 || (response.status === 429 && n < 2)
+          var transient = response.status >= 500 ||
+            (response.status === 429 && n < 2 && Number(response.headers.get("retry-after")) <= 5)
           if (transient && n < RETRIES) {
             var wait = Number(response.headers.get("retry-after")) * 1000 || 400 * Math.pow(2, n)
             return retry(n, Math.min(wait, 8000))
@@ -477,7 +480,7 @@
   form.addEventListener("submit", function(event) {
     event.preventDefault()
     var text = input.value.trim()
-    if (!text || busy || ended) return
+    if (!text || busy || ended || !sessionId) return
     input.value = ""
     send({ text })
   })

@@ -72,7 +72,7 @@ const helpFlow = {
 }
 
 /** A new Assistant whose draft is `helpFlow`, deployed for pages of `origin`: the deployment's answer. */
-const deployedHelper = (owner: TestAccount, origin: string) =>
+const deployedHelper = (owner: TestAccount, origin: string, rateLimitPerMinute?: number) =>
   Effect.gen(function*() {
     const client = yield* clientOf(owner)
     const created = yield* client.assistants.create({ payload: AssistantCreate.make({ name: "Bookshop help" }) })
@@ -83,7 +83,8 @@ const deployedHelper = (owner: TestAccount, origin: string) =>
     })
     const deployed = yield* post(`/v1/agents/${created.id}/deployments`, {
       name: "website",
-      allowedOrigins: [origin]
+      allowedOrigins: [origin],
+      ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute })
     }, owner)
     expect(deployed.status, deployed.text).toBe(201)
     return deployed.json as { deployment: { id: string }; embedToken: string; snippet: string }
@@ -127,6 +128,28 @@ const publicTranscript = (token: string, origin: string, sessionId: string) =>
     )
   )
 
+/**
+ * A shop's pages embedding the snippet of a new deployment made for them, on
+ * two origins of which the deployment allows the first (`shop`) only.
+ */
+const shopWithChat = (rateLimitPerMinute?: number) =>
+  Effect.gen(function*() {
+    const address = (yield* HttpServer.HttpServer).address as HttpServer.TcpAddress
+    const parley = `http://127.0.0.1:${address.port}`
+    let snippet = ""
+    const shopPort = yield* shopPages(() => snippet)
+    const shop = `http://localhost:${shopPort}`
+    const owner = yield* signUp()
+    const deployed = yield* deployedHelper(owner, shop, rateLimitPerMinute)
+    expect(deployed.snippet).toMatch(
+      new RegExp(`^<script src="[^"]+/embed/v1/widget\\.js" data-token="${deployed.embedToken}" async></script>$`)
+    )
+    // The snippet as handed out, aimed at this node (the test server's public URL is not its address).
+    snippet = deployed.snippet.replace(/src="[^"]+\/embed\//, `src="${parley}/embed/`)
+      .replace("async>", "data-title=\"Bookshop help\" async>")
+    return { deployed, owner, shop, elsewhere: `http://127.0.0.1:${shopPort}` }
+  })
+
 const screenshots = new URL("./__screenshots__/", import.meta.url)
 
 layer(testServer(), { excludeTestServices: true, timeout: "120 seconds" })("the web chat widget in Chromium", (it) => {
@@ -134,23 +157,8 @@ layer(testServer(), { excludeTestServices: true, timeout: "120 seconds" })("the 
     "a visitor holds a conversation through a deployment, by keyboard and by button, across a reload",
     () =>
       Effect.gen(function*() {
-        const address = (yield* HttpServer.HttpServer).address as HttpServer.TcpAddress
-        const parley = `http://127.0.0.1:${address.port}`
-        let snippet = ""
-        const shopPort = yield* shopPages(() => snippet)
-        // The same pages under two origins: the deployment allows the first only.
-        const shop = `http://localhost:${shopPort}`
-        const elsewhere = `http://127.0.0.1:${shopPort}`
-
-        const owner = yield* signUp()
-        const deployed = yield* deployedHelper(owner, shop)
+        const { deployed, elsewhere, owner, shop } = yield* shopWithChat()
         const token = deployed.embedToken
-        expect(deployed.snippet).toMatch(
-          new RegExp(`^<script src="[^"]+/embed/v1/widget\\.js" data-token="${token}" async></script>$`)
-        )
-        // The snippet as handed out, aimed at this node (the test server's public URL is not its address).
-        snippet = deployed.snippet.replace(/src="[^"]+\/embed\//, `src="${parley}/embed/`)
-          .replace("async>", "data-title=\"Bookshop help\" async>")
 
         const context = yield* chromiumContext
         const page = yield* Effect.promise(() => context.newPage())
@@ -281,4 +289,27 @@ layer(testServer(), { excludeTestServices: true, timeout: "120 seconds" })("the 
       }),
     180_000
   )
+
+  it.scoped("a visitor over the deployment's rate limit is told to wait", () =>
+    Effect.gen(function*() {
+      const { shop } = yield* shopWithChat(2)
+      const context = yield* chromiumContext
+      const page = yield* Effect.promise(() => context.newPage())
+      yield* Effect.promise(async () => {
+        await page.goto(`${shop}/`)
+        await page.getByRole("button", { name: "Open chat: Bookshop help" }).click()
+        await page.getByRole("button", { name: "Orders" }).click()
+        await page.getByText("What is your name?").waitFor()
+        const input = page.getByRole("textbox", { name: "Your message" })
+        await input.fill("Ada")
+        await input.press("Enter")
+        const alert = page.getByRole("alert")
+        await alert.waitFor()
+        expect(await alert.innerText()).toMatch(
+          /^Too many messages right now\. Please wait \d+ seconds and try again\./
+        )
+        expect(await alert.getByRole("button", { name: "Retry" }).count()).toBe(1)
+        expect(await input.isDisabled()).toBe(false)
+      })
+    }), 120_000)
 })
