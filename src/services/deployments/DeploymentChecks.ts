@@ -1,15 +1,21 @@
 /**
- * What stops a draft from being deployed: the findings of the checks run on
- * its snapshot. Today that is the engine's own compile (a flow that cannot
- * run at all: no start, several starts, a start that leads nowhere), so a
- * deployment is never a snapshot the runtime would refuse.
+ * What stops a draft from being deployed: the flow analysis of its snapshot
+ * (`analyzeFlow`, DESIGN §6: every error blocks, warnings do not), and, as a
+ * last guard, the engine's own compile, so a deployment is never a snapshot
+ * the runtime would refuse to run.
  */
 import { Either } from "effect"
+import { analyzeFlow } from "../../domain/assistants/analysis/AnalyzeFlow.js"
 import { programInputOf } from "../../domain/assistants/DeploymentSnapshot.js"
 import type { Finding } from "../../domain/assistants/FlowFinding.js"
 import type { ParleyDocument } from "../../domain/assistants/ParleyDocument.js"
 import { compile } from "../../domain/runtime/engine/FlowProgram.js"
 
+const sameFinding = (a: Finding, b: Finding) => a.code === b.code && a.message === b.message
+
 /** Every finding about a snapshot; those with severity `error` refuse the deployment. */
-export const deploymentFindings = (snapshot: ParleyDocument): ReadonlyArray<Finding> =>
-  Either.match(compile(programInputOf(snapshot)), { onLeft: (findings) => findings, onRight: () => [] })
+export const deploymentFindings = (snapshot: ParleyDocument): ReadonlyArray<Finding> => {
+  const analysed = analyzeFlow(snapshot.flow, snapshot.intents)
+  const unrunnable = Either.match(compile(programInputOf(snapshot)), { onLeft: (found) => found, onRight: () => [] })
+  return [...analysed, ...unrunnable.filter((finding) => !analysed.some((known) => sameFinding(known, finding)))]
+}
