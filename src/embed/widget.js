@@ -104,7 +104,14 @@
   var host = el("div", { "data-parley-chat": "v1" })
   var root = host.attachShadow({ mode: "open" })
   var side = options.position === "left" ? "left" : "right"
-  root.appendChild(el("style", { text: css.replace(/SIDE/g, side) }))
+  // A constructed style sheet is not an inline style, so a host page's CSP need not allow 'unsafe-inline'.
+  if (root.adoptedStyleSheets && window.CSSStyleSheet && CSSStyleSheet.prototype.replaceSync) {
+    var sheet = new CSSStyleSheet()
+    sheet.replaceSync(css.replace(/SIDE/g, side))
+    root.adoptedStyleSheets = [sheet]
+  } else {
+    root.appendChild(el("style", { text: css.replace(/SIDE/g, side) }))
+  }
 
   var launcher = el("button", {
     class: "launcher",
@@ -113,8 +120,17 @@
     "aria-expanded": "false",
     "aria-controls": "parley-panel"
   })
-  launcher.innerHTML = "<svg aria-hidden=\"true\" viewBox=\"0 0 24 24\" width=\"28\" height=\"28\"><path " +
-    "fill=\"currentColor\" d=\"M4 3h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z\"/></svg>"
+  var SVG = "http://www.w3.org/2000/svg"
+  var icon = document.createElementNS(SVG, "svg")
+  var iconPath = document.createElementNS(SVG, "path")
+  icon.setAttribute("aria-hidden", "true")
+  icon.setAttribute("viewBox", "0 0 24 24")
+  icon.setAttribute("width", "28")
+  icon.setAttribute("height", "28")
+  iconPath.setAttribute("fill", "currentColor")
+  iconPath.setAttribute("d", "M4 3h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z")
+  icon.appendChild(iconPath)
+  launcher.appendChild(icon)
   var heading = el("h2", { id: "parley-title", text: title })
   var closeButton = el("button", { class: "close", type: "button", "aria-label": "Close chat", text: "\u00d7" })
   var log = el("div", {

@@ -5,7 +5,8 @@
  * chat by keyboard, answers a button question by clicking (the first attempt's
  * answer is lost on the way back, so the widget retries with the same key and
  * the turn happens once), reloads and finds the conversation again, answers a
- * text question by keyboard to the end, closes with Escape. The transcript
+ * text question by keyboard to the end, closes with Escape; the page's strict
+ * CSP and hostile styles do not get in the way. The transcript
  * over the API holds each turn once. A page of another origin is refused, and
  * a revoked token is explained. A screenshot is saved.
  */
@@ -90,14 +91,22 @@ const deployedHelper = (owner: TestAccount, origin: string, rateLimitPerMinute?:
     return deployed.json as { deployment: { id: string }; embedToken: string; snippet: string }
   })
 
-/** A shop's page with hostile styles and a link before the chat, serving `snippet`, on a loopback port of its own. */
-const shopPages = (snippet: () => string) =>
+/**
+ * A shop's page with hostile styles, a link before the chat and a strict
+ * Content-Security-Policy (scripts and connections to Parley only, no inline
+ * styles but its own), serving `snippet`, on a loopback port of its own.
+ */
+const shopPages = (snippet: () => string, parley: string) =>
   Effect.acquireRelease(
     Effect.async<Http.Server>((resume) => {
       const server = Http.createServer((_, response) => {
-        response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+        response.writeHead(200, {
+          "content-type": "text/html; charset=utf-8",
+          "content-security-policy":
+            `default-src 'none'; script-src ${parley}/embed/v1/widget.js; connect-src ${parley}; style-src 'nonce-shop'`
+        })
         response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Parley Books</title>
-<style>* { color: red !important; font-size: 40px !important } button, input { display: none !important }</style>
+<style nonce="shop">* { color: red !important; font-size: 40px !important } button, input { display: none !important }</style>
 </head><body><h1>Parley Books</h1><p><a href="#catalogue">Our catalogue</a></p>${snippet()}</body></html>`)
       })
       server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
@@ -137,7 +146,7 @@ const shopWithChat = (rateLimitPerMinute?: number) =>
     const address = (yield* HttpServer.HttpServer).address as HttpServer.TcpAddress
     const parley = `http://127.0.0.1:${address.port}`
     let snippet = ""
-    const shopPort = yield* shopPages(() => snippet)
+    const shopPort = yield* shopPages(() => snippet, parley)
     const shop = `http://localhost:${shopPort}`
     const owner = yield* signUp()
     const deployed = yield* deployedHelper(owner, shop, rateLimitPerMinute)
@@ -196,6 +205,13 @@ layer(testServer(), { excludeTestServices: true, timeout: "120 seconds" })("the 
           expect(await page.getByRole("button", { name: "Close chat: Bookshop help" }).getAttribute("aria-expanded"))
             .toBe("true")
           expect(await page.getByRole("log", { name: "Conversation" }).getAttribute("aria-live")).toBe("polite")
+          // The widget's own styles apply (under the page's CSP), the page's do not reach into it.
+          expect(
+            await page.getByRole("textbox", { name: "Your message" }).evaluate((input: any) => {
+              const style = (globalThis as any).getComputedStyle(input)
+              return [style.display, style.color, style.fontSize]
+            })
+          ).toEqual(["block", "rgb(27, 27, 31)", "15px"])
         })
 
         // A click on a button answers the choice; its answer is lost once, and the retry shows the reply.
