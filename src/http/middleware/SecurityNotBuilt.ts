@@ -6,14 +6,9 @@
 import { Effect, Layer } from "effect"
 import { NotImplemented } from "../../domain/HttpErrors.js"
 import { ChannelSignature } from "./ChannelSignature.js"
-import { EmbedAuthentication } from "./EmbedAuthentication.js"
 import { IngressSignature } from "./IngressSignature.js"
 
 const notBuilt = (what: string) => () => Effect.fail(NotImplemented.forRoute(what))
-
-export const EmbedAuthenticationNotBuilt = Layer.succeed(EmbedAuthentication, {
-  embedToken: notBuilt("embed-token authentication")
-})
 
 export const IngressSignatureNotBuilt = Layer.succeed(IngressSignature, {
   standardWebhooks: notBuilt("ingress signature verification")
