@@ -14,6 +14,7 @@ import { MailerLive } from "./providers/MailerLive.js"
 import { AssistantsLive } from "./services/assistants/AssistantsLive.js"
 import { DeploymentsLive } from "./services/deployments/DeploymentsLive.js"
 import { IdentityLive } from "./services/identity/IdentityLive.js"
+import { ImportsLive } from "./services/imports/ImportsLive.js"
 import { Readiness } from "./services/Readiness.js"
 import { RuntimeLive } from "./services/runtime/RuntimeLive.js"
 import { version } from "./Version.js"
@@ -32,6 +33,7 @@ const RecordStart = Layer.effectDiscard(
 export const ParleyLive = Layer.mergeAll(HttpAppLive, RecordStart).pipe(
   Layer.provide(RuntimeLive),
   Layer.provide(DeploymentsLive),
+  Layer.provide(ImportsLive),
   Layer.provide(AssistantsLive),
   Layer.provide([Readiness.Default, MetricsExposition.Default, IdentityLive]),
   Layer.provide(MigratorLive),

@@ -10,6 +10,7 @@ import { AssistantAnalyticsHttpLive } from "./assistants/AssistantAnalyticsHttp.
 import { AssistantsHttpLive } from "./assistants/AssistantsHttp.js"
 import { DeploymentsHttpLive } from "./assistants/DeploymentsHttp.js"
 import { FlowsHttpLive } from "./assistants/FlowsHttp.js"
+import { ImportsHttpLive } from "./assistants/ImportsHttp.js"
 import { requireWebSocketUpgrade } from "./channels/VoiceStreamUpgrade.js"
 import { HealthHttpLive } from "./health/HealthHttp.js"
 import { AccountHttpLive } from "./identity/AccountHttp.js"
@@ -31,7 +32,6 @@ import { RuntimeHttpLive } from "./runtime/RuntimeHttp.js"
 
 /** The groups whose area is not built yet: each of their routes answers 501 naming itself. */
 export const notBuiltGroups = [
-  "imports",
   "aiAgents",
   "aiAgentReleases",
   "aiAgentTasks",
@@ -81,6 +81,7 @@ const Groups = Layer.mergeAll(
   AuditHttpLive,
   AssistantsHttpLive,
   FlowsHttpLive,
+  ImportsHttpLive,
   RuntimeHttpLive,
   DeploymentsHttpLive,
   PublicRuntimeHttpLive,

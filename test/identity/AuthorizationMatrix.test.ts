@@ -132,8 +132,7 @@ const notBuiltRoutes = new Set([
   "flows.createEdge",
   "flows.deleteEdge",
   "flows.getAnalysis",
-  "flows.repairNode",
-  "flows.exportFlow"
+  "flows.repairNode"
 ])
 
 /** What an allowed caller gets from an unbuilt route sent `{}`: a 400 if that does not decode, else the 501. */

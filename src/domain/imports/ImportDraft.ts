@@ -6,7 +6,7 @@
  * left nothing usable.
  */
 import { Either, ParseResult, Schema } from "effect"
-import { FLOW_LIMITS, type Subflow } from "../assistants/Flow.js"
+import { FLOW_LIMITS, Subflow as SubflowSchema, type Subflow } from "../assistants/Flow.js"
 import { FlowEdge } from "../assistants/FlowEdge.js"
 import { FlowNode } from "../assistants/FlowNode.js"
 import { checkFlowStructure } from "../assistants/FlowStructure.js"
@@ -163,7 +163,7 @@ export const finishDraft = (draft: Draft, report: ReportBuilder = makeReportBuil
     }
     nodes.push(decoded.right)
   }
-  const nodeIds = new Set(nodes.map((node) => node.id))
+  const nodeIds = new Set<string>(nodes.map((node) => node.id))
   const edges: Array<FlowEdge> = []
   for (const edge of draft.edges) {
     if (!nodeIds.has(edge.source) || !nodeIds.has(edge.target)) {
@@ -195,9 +195,9 @@ export const finishDraft = (draft: Draft, report: ReportBuilder = makeReportBuil
   }
   const subflows: Array<Subflow> = []
   for (const subflow of draft.subflows.slice(0, FLOW_LIMITS.subflows)) {
-    const decoded = Schema.decodeUnknownEither(Schema.Struct({ id: Schema.String, name: Schema.String }))(subflow)
+    const decoded = Schema.decodeUnknownEither(SubflowSchema)(subflow)
     if (Either.isRight(decoded) && nodeIds.has(subflow.entryNodeId)) {
-      subflows.push(subflow as Subflow)
+      subflows.push(decoded.right)
     } else {
       report.warn("unresolved-reference", `Sub-flow ${subflow.name} has no usable entry node and was left out`)
     }

@@ -31,7 +31,7 @@ export const layoutPositions = (
   for (const root of roots) {
     if (depth.has(root.id)) continue
     depth.set(root.id, 0)
-    const queue = [root.id]
+    const queue: Array<string> = [root.id]
     while (queue.length > 0) {
       const current = queue.shift()!
       for (const next of targets.get(current) ?? []) {

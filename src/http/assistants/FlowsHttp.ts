@@ -2,12 +2,13 @@ import { HttpApiBuilder, type HttpApiEndpoint } from "@effect/platform"
 import { Effect } from "effect"
 import { CurrentPrincipal } from "../../domain/identity/Principal.js"
 import { Flows } from "../../services/assistants/Flows.js"
+import { FlowExports } from "../../services/imports/FlowExports.js"
 import { Api } from "../Api.js"
 import { notImplemented } from "../NotImplementedHttp.js"
 import { RequestOrigin } from "../RequestOrigin.js"
 import { FlowsApi } from "./FlowsApi.js"
 
-/** The draft flow: read and replace are built; node and edge edits, analysis, repair and export answer 501. */
+/** The draft flow: read, replace and export are built; node and edge edits, analysis and repair answer 501. */
 export const FlowsHttpLive = HttpApiBuilder.group(Api, "flows", (handlers) =>
   Effect.gen(function*() {
     const flows = yield* Flows
@@ -34,5 +35,7 @@ export const FlowsHttpLive = HttpApiBuilder.group(Api, "flows", (handlers) =>
       .handle("deleteEdge", notImplemented(endpoints["deleteEdge"]!))
       .handle("getAnalysis", notImplemented(endpoints["getAnalysis"]!))
       .handle("repairNode", notImplemented(endpoints["repairNode"]!))
-      .handle("exportFlow", notImplemented(endpoints["exportFlow"]!))
+      .handle("exportFlow", ({ path, urlParams }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          Effect.flatMap(FlowExports, (exports) => exports.exportFlow(principal.workspaceId, path.agent_id, urlParams.format))))
   }))

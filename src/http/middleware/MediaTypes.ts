@@ -20,6 +20,10 @@ import { jsonError } from "../JsonError.js"
 
 /** The media types (lower case, without parameters) a payload is read from; `*` accepts any. */
 const acceptedOf = (ast: SchemaAST.AST): ReadonlyArray<string> => {
+  // A payload of JSON or a multipart upload (imports) accepts both.
+  if (ast._tag === "Union" && HttpApiSchema.getMultipart(ast) === undefined) {
+    return [...new Set(ast.types.flatMap(acceptedOf))]
+  }
   if (HttpApiSchema.getMultipart(ast) !== undefined || HttpApiSchema.getMultipartStream(ast) !== undefined) {
     return ["multipart/form-data"]
   }
