@@ -18,7 +18,6 @@ import migration0003 from "./migrations/0003_account_controls.js"
 import migration0004 from "./migrations/0004_assistants.js"
 import migration0005 from "./migrations/0005_runtime.js"
 import migration0006 from "./migrations/0006_imports.js"
-import migration0006 from "./migrations/0006_imports.js"
 import migration0007 from "./migrations/0007_deployments.js"
 import * as PgliteClient from "./PgliteClient.js"
 
@@ -29,7 +28,6 @@ export const migrations = {
   "0003_account_controls": migration0003,
   "0004_assistants": migration0004,
   "0005_runtime": migration0005,
-  "0006_imports": migration0006,
   "0006_imports": migration0006,
   "0007_deployments": migration0007
 } as const
