@@ -10,14 +10,16 @@
  * tells intents apart but must share itself out among them, so with two
  * intents any text scores at least 0.5 on one; `q` is what keeps a text about
  * something else low. An example typed back (`q` = 1 and no other intent has
- * it) scores 1. `q` is computed for the most probable intents only
+ * it, as `Tokens` reads words) scores 1. `q` is computed for the most probable intents only
  * (`NEAREST`); the others score 0.
  *
  * Training is deterministic (a fixed seed, features numbered in order of
  * first sight), so the same intents always give the same model.
  */
+import { tokens } from "../runtime/engine/Tokens.js"
+import { type NearestExamples, nearestExamples } from "./NearestExamples.js"
 import { probabilities, type SoftmaxModel, type SoftmaxOptions, softmaxTrainer } from "./SoftmaxRegression.js"
-import { dot, type SparseVector } from "./SparseVector.js"
+import type { SparseVector } from "./SparseVector.js"
 import { defaultVectorizerOptions, fitVectorizer, type VectorizerOptions } from "./Vectorizer.js"
 
 /** An intent as the model learns it. */
@@ -43,7 +45,7 @@ export const defaultIntentModelOptions: IntentModelOptions = {
 }
 
 /** How many of the most probable intents get their nearest-example similarity computed. */
-const NEAREST = 8
+const NEAREST = 4
 
 /** One intent's reading of a text. */
 export interface IntentReading {
@@ -85,47 +87,89 @@ export const intentTrainer = (
   const vectors = texts.map(vectorizer.vectorize)
   const epochs = Math.max(options.softmax.epochs, Math.ceil(options.minimumUpdates / Math.max(1, texts.length)))
   const trainer = softmaxTrainer(vectors, labels, Math.max(1, classes), vectorizer.size, { ...options.softmax, epochs })
-  const byIntent: Array<Array<SparseVector>> = names.map(() => [])
-  examples.forEach((example, index) => byIntent[example.label]!.push(vectors[index]!))
   let done = false
   return {
     step: (budget) => (done = done || trainer.step(budget)),
     model: () => {
       if (!done) throw new Error("The intent model is still training")
-      return intentModel(names, vectorizer.vectorize, trainer.model, byIntent)
+      const exampleVectors = vectors.slice(0, examples.length)
+      const exampleLabels = examples.map((example) => example.label)
+      return intentModel({
+        names,
+        vectorize: vectorizer.vectorize,
+        softmax: trainer.model,
+        nearest: nearestExamples(exampleVectors, exampleLabels, names.length, vectorizer.size),
+        typedBack: typedBack(examples)
+      })
     }
   }
 }
 
-const intentModel = (
-  names: ReadonlyArray<string>,
-  vectorize: (text: string) => SparseVector,
-  softmax: SoftmaxModel,
-  byIntent: ReadonlyArray<ReadonlyArray<SparseVector>>
-): IntentModel => {
-  const position = new Map(names.map((name, index) => [name, index]))
-  const nearest = (vector: SparseVector, label: number): number => {
-    let best = 0
-    for (const example of byIntent[label]!) best = Math.max(best, dot(vector, example))
-    return Math.min(1, best)
+/** The intents each example's words (as `Tokens` reads them) belong to: several when intents share an example. */
+const typedBack = (examples: ReadonlyArray<{ readonly text: string; readonly label: number }>) => {
+  const labels = new Map<string, Set<number>>()
+  for (const { label, text } of examples) {
+    const key = tokens(text).join(" ")
+    labels.set(key, (labels.get(key) ?? new Set()).add(label))
   }
+  return (text: string): number | undefined => {
+    const found = labels.get(tokens(text).join(" "))
+    return found?.size === 1 ? found.values().next().value : undefined
+  }
+}
+
+const intentModel = (parts: {
+  readonly names: ReadonlyArray<string>
+  readonly vectorize: (text: string) => SparseVector
+  readonly softmax: SoftmaxModel
+  readonly nearest: NearestExamples
+  readonly typedBack: (text: string) => number | undefined
+}): IntentModel => {
+  const { names, nearest, softmax, vectorize } = parts
+  const position = new Map(names.map((name, index) => [name, index]))
   const read = (text: string, among: ReadonlyArray<string> = names): ReadonlyArray<IntentReading> => {
     const vector = vectorize(text)
-    const empty = vector.indices.length === 0
     const p = probabilities(softmax, vector)
-    const ranked = among
-      .map((intent, order) => ({ intent, order, label: position.get(intent) }))
-      .map((entry) => ({ ...entry, probability: entry.label === undefined || empty ? 0 : p[entry.label]! }))
-      .sort((a, b) => b.probability - a.probability || a.order - b.order)
-    const readings = ranked.map(({ intent, label, order, probability }, rank) => {
-      const similarity = rank < NEAREST && label !== undefined && probability > 0 ? nearest(vector, label) : 0
-      return { intent, order, probability, similarity, confidence: Math.sqrt(probability * similarity) }
-    })
-    const exact = readings.filter((reading) => reading.similarity >= 0.99995)
-    if (exact.length === 1) exact[0]!.confidence = 1
-    return readings
-      .sort((a, b) => b.confidence - a.confidence || a.order - b.order)
-      .map(({ confidence, intent, probability, similarity }) => ({ intent, confidence, probability, similarity }))
+    const exact = parts.typedBack(text)
+    const labels = among.map((intent) => position.get(intent) ?? -1)
+    const probability = (order: number) => labels[order]! < 0 || vector.indices.length === 0 ? 0 : p[labels[order]!]!
+    // The NEAREST most probable (ties in `among` order), by selection: the rest score 0 and keep `among` order.
+    const top: Array<number> = []
+    for (let order = 0; order < among.length; order++) {
+      if (probability(order) <= 0 && labels[order] !== exact) continue
+      let at = top.length
+      while (at > 0 && probability(top[at - 1]!) < probability(order)) at--
+      if (at < NEAREST) {
+        top.splice(at, 0, order)
+        if (top.length > NEAREST) top.pop()
+      }
+    }
+    const readings = top.map((order) => {
+      const label = labels[order]!
+      const reading = (similarity: number, confidence: number): IntentReading & { order: number } => ({
+        intent: among[order]!,
+        confidence,
+        probability: probability(order),
+        similarity,
+        order
+      })
+      if (label === exact) return reading(1, 1)
+      const similarity = nearest.similarity(vector, label)
+      return reading(similarity, Math.sqrt(probability(order) * similarity))
+    }).sort((a, b) => b.confidence - a.confidence || a.order - b.order)
+    const chosen = new Set(top)
+    const rest = among.flatMap((intent, order) =>
+      chosen.has(order) ? [] : [{ intent, confidence: 0, probability: probability(order), similarity: 0 }]
+    )
+    return [
+      ...readings.map(({ confidence, intent, probability, similarity }) => ({
+        intent,
+        confidence,
+        probability,
+        similarity
+      })),
+      ...rest
+    ]
   }
   return { intents: names, read }
 }

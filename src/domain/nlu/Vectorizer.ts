@@ -27,13 +27,13 @@ export const fitVectorizer = (
   texts: ReadonlyArray<string>,
   options: VectorizerOptions = defaultVectorizerOptions
 ): Vectorizer => {
-  const documentCount = new Map<string, number>()
+  const documentCount = new Map<number, number>()
   for (const text of texts) {
     for (const feature of countFeatures(text, options).keys()) {
       documentCount.set(feature, (documentCount.get(feature) ?? 0) + 1)
     }
   }
-  const index = new Map<string, number>()
+  const index = new Map<number, number>()
   const idfs: Array<number> = []
   for (const [feature, count] of documentCount) {
     if (count < options.minCount) continue
