@@ -97,9 +97,8 @@
     "input{flex:1;min-width:0;padding:9px 11px;border:1px solid #9aa2b1;border-radius:8px;font-size:15px;color:#1b1b1f;background:#fff}" +
     ".send{border:0;background:#1f4fd6;color:#fff;border-radius:8px;padding:0 14px;font-size:15px;cursor:pointer}" +
     "button:disabled,input:disabled{opacity:.55;cursor:not-allowed}" +
-    ":focus-visible{outline:3px solid #f0a800;outline-offset:2px}" +
-    ".sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}" +
-    "@media (prefers-reduced-motion:no-preference){.panel{transition:opacity .15s}}"
+    ":focus-visible{outline:2px solid #fff;outline-offset:0;box-shadow:0 0 0 4px #1b1b1f}" +
+    ".sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}"
 
   var host = el("div", { "data-parley-chat": "v1" })
   var root = host.attachShadow({ mode: "open" })
