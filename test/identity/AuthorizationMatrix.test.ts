@@ -105,6 +105,19 @@ const builtProbes: Record<
   "assistants.deleteIntent": { status: 404, tag: "AssistantNotFound" },
   "flows.getFlow": { status: 404, tag: "AssistantNotFound" },
   "flows.replaceFlow": { body: () => ({ nodes: [], edges: [] }), status: 404, tag: "AssistantNotFound" },
+  "flows.exportFlow": { query: "?format=parley", status: 404, tag: "AssistantNotFound" },
+  "imports.importDrawio": {
+    body: () => ({ xml: "<mxGraphModel/>", target: { kind: "replace", agentId: SAMPLE_ID } }),
+    status: 404,
+    tag: "AssistantNotFound"
+  },
+  "imports.importSource": {
+    body: () => ({ format: "mermaid", content: "flowchart TD", target: { kind: "replace", agentId: SAMPLE_ID } }),
+    status: 404,
+    tag: "AssistantNotFound"
+  },
+  "imports.list": { status: 200 },
+  "imports.get": { status: 404, tag: "ImportNotFound" },
   "runtime.startSession": { body: () => ({ agentId: SAMPLE_ID }), status: 404, tag: "AssistantNotFound" },
   "runtime.sendTurn": { body: () => ({ text: "hello" }), status: 404, tag: "RuntimeSessionNotFound" },
   "runtime.getSession": { status: 404, tag: "RuntimeSessionNotFound" },
