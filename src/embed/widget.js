@@ -178,7 +178,7 @@
     log.scrollTop = log.scrollHeight
   }
   var add = function(node) {
-    log.appendChild(node)
+    log.insertBefore(node, typing)
     scroll()
     return node
   }
@@ -190,7 +190,7 @@
     sendButton.disabled = value || ended
     input.disabled = ended
     if (value && !typing) {
-      typing = add(el("div", { class: "typing", "aria-label": "The assistant is typing", text: "typing\u2026" }))
+      typing = add(el("div", { class: "typing", text: title + " is typing\u2026" }))
     }
     if (!value && typing) {
       typing.remove()
@@ -255,11 +255,12 @@
         if (!message.delayMs) return showBot(message, true)
         setBusy(true)
         return sleep(Math.min(message.delayMs, 5000)).then(function() {
-          setBusy(false)
           showBot(message, true)
         })
       })
-    }, Promise.resolve())
+    }, Promise.resolve()).then(function() {
+      setBusy(false)
+    })
   }
 
   var finish = function() {
@@ -328,7 +329,10 @@
           return { response, body: json }
         })
       }, function(error) {
-        if (n >= RETRIES) throw error
+        if (n >= RETRIES) {
+          announce("")
+          throw error
+        }
         return retry(n, 400 * Math.pow(2, n))
       })
     }

@@ -55,7 +55,7 @@ const helpFlow = {
       id: "thanks",
       type: "message",
       position: at(400),
-      data: { text: "Thanks {{name}}, we will help with your {{topic}}." }
+      data: { text: "Thanks {{name}}, we will help with your {{topic}}.", delayMs: 300 }
     },
     { id: "bye", type: "end", position: at(500), data: { message: "Goodbye!", outcome: "helped" } },
     { id: "lost", type: "end", position: at(500), data: { outcome: "lost" } }
@@ -259,6 +259,9 @@ layer(testServer(), { excludeTestServices: true, timeout: "120 seconds" })("the 
           await page.getByText("Thanks Ada, we will help with your returns.").waitFor()
           await page.getByText("Goodbye!").waitFor()
           await page.getByText("The conversation has ended.").waitFor()
+          const log = await page.getByRole("log", { name: "Conversation" }).innerText()
+          expect(log.indexOf("Goodbye!")).toBeGreaterThan(log.indexOf("Thanks Ada"))
+          expect(log).not.toContain("is typing")
           expect(await page.getByRole("textbox", { name: "Your message" }).isDisabled()).toBe(true)
           expect(await focused(page)).toBe("Start a new conversation")
           Fs.mkdirSync(screenshots, { recursive: true })
