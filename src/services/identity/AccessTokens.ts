@@ -13,6 +13,7 @@ import { ACCESS_TOKEN_AUDIENCE, AccessTokenClaims } from "../../domain/identity/
 import type { SessionId, UserId } from "../../domain/identity/Ids.js"
 import { ACCESS_TOKEN_TTL_SECONDS } from "../../domain/identity/Login.js"
 import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
+import { makeVerifiedTokens } from "./VerifiedTokens.js"
 
 /** The JWT `typ` of Parley's access tokens (RFC 9068), so no other JWT passes for one. */
 export const ACCESS_TOKEN_TYPE = "at+jwt"
@@ -23,6 +24,11 @@ export class AccessTokenRefused extends Data.TaggedError("AccessTokenRefused")<{
 }> {}
 
 const decodeClaims = Schema.decodeUnknownEither(AccessTokenClaims)
+
+/** Seconds of clock skew accepted on `exp` (and `iat`). */
+const CLOCK_TOLERANCE_SECONDS = 30
+/** Verified tokens remembered per node: a few per live session is plenty. */
+const VERIFIED_TOKENS_CAPACITY = 20_000
 
 /** Issues and verifies access tokens. */
 export class AccessTokens extends Effect.Service<AccessTokens>()("parley/services/identity/AccessTokens", {
@@ -46,7 +52,11 @@ export class AccessTokens extends Effect.Service<AccessTokens>()("parley/service
       return { token, expiresIn: ACCESS_TOKEN_TTL_SECONDS } as const
     })
 
-    const verify = Effect.fn("AccessTokens.verify")(function*(token: string) {
+    const verifiedTokens = makeVerifiedTokens(VERIFIED_TOKENS_CAPACITY, CLOCK_TOLERANCE_SECONDS)
+    const keyKnown = (kid: string) => Option.isSome(keys.byKid(kid))
+
+    const verifySignature = Effect.fnUntraced(function*(token: string) {
+      let kid: string | undefined
       const verified = yield* Effect.tryPromise({
         try: () =>
           jwtVerify(
@@ -54,6 +64,7 @@ export class AccessTokens extends Effect.Service<AccessTokens>()("parley/service
             (header) => {
               const key = header.kid === undefined ? Option.none() : keys.byKid(header.kid)
               if (Option.isNone(key)) throw new errors.JWKSNoMatchingKey()
+              kid = header.kid
               return key.value.verifyKey
             },
             {
@@ -62,16 +73,25 @@ export class AccessTokens extends Effect.Service<AccessTokens>()("parley/service
               audience: ACCESS_TOKEN_AUDIENCE,
               typ: ACCESS_TOKEN_TYPE,
               requiredClaims: ["exp", "iat", "sub", "sid", "jti"],
-              clockTolerance: 30
+              clockTolerance: CLOCK_TOLERANCE_SECONDS
             }
           ),
         catch: (error) => new AccessTokenRefused({ reason: error instanceof errors.JWTExpired ? "expired" : "invalid" })
       })
-      return yield* Either.match(decodeClaims(verified.payload), {
+      const claims = yield* Either.match(decodeClaims(verified.payload), {
         onLeft: () => Effect.fail(new AccessTokenRefused({ reason: "invalid" })),
         onRight: Effect.succeed
       })
+      verifiedTokens.remember(token, { claims, kid: kid! })
+      return claims
     })
+
+    /** The token's claims: from this node's verified tokens when it was seen before, else verified now. */
+    const verify = (token: string) =>
+      Effect.suspend(() => {
+        const known = verifiedTokens.get(token, Date.now() / 1000, keyKnown)
+        return known === undefined ? verifySignature(token) : Effect.succeed(known)
+      })
 
     return { issue, verify } as const
   })
