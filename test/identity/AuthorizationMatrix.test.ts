@@ -105,6 +105,20 @@ const builtProbes: Record<
   "assistants.deleteIntent": { status: 404, tag: "AssistantNotFound" },
   "flows.getFlow": { status: 404, tag: "AssistantNotFound" },
   "flows.replaceFlow": { body: () => ({ nodes: [], edges: [] }), status: 404, tag: "AssistantNotFound" },
+  "flows.createNode": {
+    body: () => ({ type: "end", position: { x: 0, y: 0 }, data: {} }),
+    status: 404,
+    tag: "AssistantNotFound"
+  },
+  "flows.updateNode": { body: () => ({ label: "Renamed" }), status: 404, tag: "AssistantNotFound" },
+  "flows.deleteNode": { status: 404, tag: "AssistantNotFound" },
+  "flows.createEdge": {
+    body: () => ({ source: "start", target: "end", kind: "next" }),
+    status: 404,
+    tag: "AssistantNotFound"
+  },
+  "flows.deleteEdge": { status: 404, tag: "AssistantNotFound" },
+  "flows.repairNode": { body: () => ({ nodeId: "start" }), status: 404, tag: "AssistantNotFound" },
   "flows.exportFlow": { query: "?format=parley", status: 404, tag: "AssistantNotFound" },
   "imports.importDrawio": {
     body: () => ({ xml: "<mxGraphModel/>", target: { kind: "replace", agentId: SAMPLE_ID } }),
@@ -139,13 +153,7 @@ const runsLast = new Set(["auth.logout", "auth.revokeSessions"])
 
 /** Routes of built groups that still answer 501 (the flow editor's, from the next issue). */
 const notBuiltRoutes = new Set([
-  "flows.createNode",
-  "flows.updateNode",
-  "flows.deleteNode",
-  "flows.createEdge",
-  "flows.deleteEdge",
-  "flows.getAnalysis",
-  "flows.repairNode"
+  "flows.getAnalysis"
 ])
 
 /** What an allowed caller gets from an unbuilt route sent `{}`: a 400 if that does not decode, else the 501. */

@@ -1,6 +1,7 @@
 import { HttpApiBuilder, type HttpApiEndpoint } from "@effect/platform"
 import { Effect } from "effect"
 import { CurrentPrincipal } from "../../domain/identity/Principal.js"
+import { FlowEdits } from "../../services/assistants/FlowEdits.js"
 import { Flows } from "../../services/assistants/Flows.js"
 import { FlowExports } from "../../services/imports/FlowExports.js"
 import { Api } from "../Api.js"
@@ -8,10 +9,11 @@ import { notImplemented } from "../NotImplementedHttp.js"
 import { RequestOrigin } from "../RequestOrigin.js"
 import { FlowsApi } from "./FlowsApi.js"
 
-/** The draft flow: read, replace and export are built; node and edge edits, analysis and repair answer 501. */
+/** The draft flow: read, replace, node and edge edits, repair and export are built; analysis answers 501. */
 export const FlowsHttpLive = HttpApiBuilder.group(Api, "flows", (handlers) =>
   Effect.gen(function*() {
     const flows = yield* Flows
+    const edits = yield* FlowEdits
     const origins = yield* RequestOrigin
     const endpoints = FlowsApi.endpoints as unknown as Record<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>
 
@@ -28,14 +30,64 @@ export const FlowsHttpLive = HttpApiBuilder.group(Api, "flows", (handlers) =>
             yield* origins.of(request)
           )
         }))
-      .handle("createNode", notImplemented(endpoints["createNode"]!))
-      .handle("updateNode", notImplemented(endpoints["updateNode"]!))
-      .handle("deleteNode", notImplemented(endpoints["deleteNode"]!))
-      .handle("createEdge", notImplemented(endpoints["createEdge"]!))
-      .handle("deleteEdge", notImplemented(endpoints["deleteEdge"]!))
+      .handle("createNode", ({ headers, payload, path, request }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          return yield* edits.createNode(
+            principal,
+            path.agent_id,
+            payload,
+            headers["if-match"],
+            yield* origins.of(request)
+          )
+        }))
+      .handle("updateNode", ({ headers, path, payload, request }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const origin = yield* origins.of(request)
+          return yield* edits.updateNode(principal, path.agent_id, path.node_id, payload, headers["if-match"], origin)
+        }))
+      .handle("deleteNode", ({ headers, path, request }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          return yield* edits.deleteNode(
+            principal,
+            path.agent_id,
+            path.node_id,
+            headers["if-match"],
+            yield* origins.of(request)
+          )
+        }))
+      .handle("createEdge", ({ headers, path, payload, request }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          return yield* edits.createEdge(
+            principal,
+            path.agent_id,
+            payload,
+            headers["if-match"],
+            yield* origins.of(request)
+          )
+        }))
+      .handle("deleteEdge", ({ headers, path, request }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          return yield* edits.deleteEdge(
+            principal,
+            path.agent_id,
+            path.edge_id,
+            headers["if-match"],
+            yield* origins.of(request)
+          )
+        }))
       .handle("getAnalysis", notImplemented(endpoints["getAnalysis"]!))
-      .handle("repairNode", notImplemented(endpoints["repairNode"]!))
+      .handle("repairNode", ({ headers, path, payload, request }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          return yield* edits.repair(principal, path.agent_id, payload, headers["if-match"], yield* origins.of(request))
+        }))
       .handle("exportFlow", ({ path, urlParams }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
-          Effect.flatMap(FlowExports, (exports) => exports.exportFlow(principal.workspaceId, path.agent_id, urlParams.format))))
+          Effect.flatMap(FlowExports, (exports) =>
+            exports.exportFlow(principal.workspaceId, path.agent_id, urlParams.format))))
   }))

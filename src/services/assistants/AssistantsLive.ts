@@ -10,12 +10,15 @@ import { FlowRepo } from "../../persistence/assistants/FlowRepo.js"
 import { IntentRepo } from "../../persistence/assistants/IntentRepo.js"
 import { AuditLog } from "../AuditLog.js"
 import { Assistants } from "./Assistants.js"
+import { FlowAnalyses } from "./FlowAnalyses.js"
+import { FlowEdits } from "./FlowEdits.js"
 import { Flows } from "./Flows.js"
 import { Intents } from "./Intents.js"
 
 const Repositories = Layer.mergeAll(AssistantRepo.Default, IntentRepo.Default, FlowRepo.Default, DraftRepo.Default)
 
-export const AssistantsLive = Layer.mergeAll(Intents.Default, Flows.Default).pipe(
-  Layer.provideMerge(Assistants.Default),
-  Layer.provideMerge(Layer.mergeAll(Repositories, AuditLog.Default))
-)
+export const AssistantsLive = Layer.mergeAll(Intents.Default, Flows.Default, FlowEdits.Default, FlowAnalyses.Default)
+  .pipe(
+    Layer.provideMerge(Assistants.Default),
+    Layer.provideMerge(Layer.mergeAll(Repositories, AuditLog.Default))
+  )
