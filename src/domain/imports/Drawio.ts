@@ -135,7 +135,11 @@ const pageOf = (name: string, pageId: string, model: Element, pageMeta: unknown,
     const parent = cell.parent === undefined ? undefined : byId.get(cell.parent)
     if (cell.vertex && parent?.edge === true) {
       const text = plainText(cell.value)
-      if (text.length > 0) edgeLabels.set(parent.id, [...(edgeLabels.get(parent.id) ?? []), text])
+      if (text.length > 0) {
+        const labels = edgeLabels.get(parent.id)
+        if (labels === undefined) edgeLabels.set(parent.id, [text])
+        else labels.push(text)
+      }
       continue
     }
     if (!cell.vertex) continue
@@ -189,6 +193,9 @@ const decompress = (text: string): { model?: Element; reason?: string } => {
   return model === undefined || typeof model !== "object" ? { reason: "its content is not an mxGraphModel" } : { model }
 }
 
+/** A line or column of a validation error; the validator leaves the column out of some errors. */
+const position = (n: number | undefined) => (typeof n === "number" && Number.isInteger(n) && n > 0 ? n : 1)
+
 const parseXml = (xml: string): Element | undefined => {
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) return undefined
   if (XMLValidator.validate(xml) !== true) return undefined
@@ -214,7 +221,7 @@ export const readDrawioPages = (
       problems: [{
         code: "unreadable",
         message: `Not well-formed XML: ${validation.err.msg}`,
-        location: { line: Math.max(1, validation.err.line), column: Math.max(1, validation.err.col) }
+        location: { line: position(validation.err.line), column: position(validation.err.col) }
       }]
     }
   }
