@@ -84,6 +84,25 @@ const labelText = (raw: string): string => {
     .replace(/<[^>]+>/g, "")
 }
 
+/**
+ * Where the `}` closing an `@{` opened at the start of `text` is: the first
+ * one outside quoted values (`"..."`, or `'...'` opening a value), -1 if none.
+ */
+const closingBrace = (text: string): number => {
+  let quote: string | undefined
+  for (let i = 2; i < text.length; i++) {
+    const ch = text[i]!
+    if (quote !== undefined) {
+      if (ch === quote) quote = undefined
+    } else if (ch === "\"" || (ch === "'" && /[:,{]\s*$/.test(text.slice(Math.max(0, i - 8), i)))) {
+      quote = ch
+    } else if (ch === "}") {
+      return i
+    }
+  }
+  return -1
+}
+
 interface Parsed {
   nodes: Map<string, { label: string; shape: ShapeKind; meta?: unknown; line: number; subgraph?: string | undefined }>
   edges: Array<ChartEdge>
@@ -100,7 +119,7 @@ const readNode = (c: Cursor, parsed: Parsed, line: number, subgraph: string | un
   let shape: ShapeKind | undefined
   const rest = c.text.slice(c.at)
   if (rest.startsWith("@{")) {
-    const close = rest.indexOf("}")
+    const close = closingBrace(rest)
     if (close < 0) return undefined
     const body = rest.slice(2, close)
     c.at += close + 1
@@ -198,22 +217,27 @@ const readStatement = (statement: string, parsed: Parsed, line: number, subgraph
   }
 }
 
-/** Statements of a line: split at `;` outside quotes and outside `#name;` entities. */
+/** Whether the text before `end` ends in a `#name` entity (its `;` is not a statement's end). */
+const endsInEntity = (line: string, start: number, end: number): boolean => {
+  let i = end - 1
+  while (i >= start && /\w/.test(line[i]!)) i--
+  return i < end - 1 && i >= start && line[i] === "#"
+}
+
+/** Statements of a line: split at `;` outside quotes and outside `#name;` entities (in linear time). */
 const splitStatements = (line: string): Array<string> => {
   const out: Array<string> = []
-  let current = ""
+  let start = 0
   let quoted = false
   for (let i = 0; i < line.length; i++) {
     const ch = line[i]!
     if (ch === "\"") quoted = !quoted
-    if (ch === ";" && !quoted && !/#\w+$/.test(current)) {
-      out.push(current)
-      current = ""
-    } else {
-      current += ch
+    if (ch === ";" && !quoted && !endsInEntity(line, start, i)) {
+      out.push(line.slice(start, i))
+      start = i + 1
     }
   }
-  out.push(current)
+  out.push(line.slice(start))
   return out.map((s) => s.trim()).filter((s) => s.length > 0)
 }
 
