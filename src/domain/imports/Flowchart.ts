@@ -124,7 +124,9 @@ export const chartToDraft = (pages: ReadonlyArray<ChartPage>, mainIndex: number,
     const outgoing = new Map<string, Array<ChartEdge>>()
     const incoming = new Map<string, number>()
     for (const edge of connected) {
-      outgoing.set(edge.source!, [...(outgoing.get(edge.source!) ?? []), edge])
+      const outs = outgoing.get(edge.source!)
+      if (outs === undefined) outgoing.set(edge.source!, [edge])
+      else outs.push(edge)
       incoming.set(edge.target!, (incoming.get(edge.target!) ?? 0) + 1)
     }
     const ids = new Map<string, string>()
@@ -191,6 +193,7 @@ export const chartToDraft = (pages: ReadonlyArray<ChartPage>, mainIndex: number,
       if (passThrough.has(edge.source!) && ids.has(edge.target!)) entryCandidates.push(ids.get(edge.target!)!)
     }
 
+    const firstPageEdge = edges.length
     for (const [source, outs] of outgoing) {
       const sourceType = types.get(source)
       if (sourceType === undefined) continue
@@ -222,7 +225,8 @@ export const chartToDraft = (pages: ReadonlyArray<ChartPage>, mainIndex: number,
         })
         continue
       }
-      const targets = new Set(edges.filter((edge) => pageNodes.some((n) => n.id === edge.target)).map((e) => e.target))
+      const pageIds = new Set(pageNodes.map((n) => n.id))
+      const targets = new Set(edges.slice(firstPageEdge).filter((edge) => pageIds.has(edge.target)).map((e) => e.target))
       const name = clip(
         (subflowMeta?._tag === "Some" ? subflowMeta.value.name : page.name).trim() || `Page ${pageIndex + 1}`,
         120

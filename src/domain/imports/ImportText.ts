@@ -81,6 +81,8 @@ export const routeKeyFrom = (text: string, fallback: string): string => {
  */
 export const makeIdAllocator = (prefix: string) => {
   const taken = new Set<string>()
+  /** The next suffix to try per base, so many repeats of one id stay linear. */
+  const nextSuffix = new Map<string, number>()
   let counter = 0
   return (preferred?: string): string => {
     const base = preferred === undefined ? `${prefix}${++counter}` : idFrom(preferred, `${prefix}${++counter}`)
@@ -88,10 +90,11 @@ export const makeIdAllocator = (prefix: string) => {
       taken.add(base)
       return base
     }
-    for (let suffix = 2;; suffix++) {
+    for (let suffix = nextSuffix.get(base) ?? 2;; suffix++) {
       const candidate = `${base.slice(0, 60)}_${suffix}`
       if (!taken.has(candidate)) {
         taken.add(candidate)
+        nextSuffix.set(base, suffix + 1)
         return candidate
       }
     }
