@@ -21,7 +21,9 @@ const list = (value: unknown): ReadonlyArray<unknown> => (Array.isArray(value) ?
 const examplesOf = (value: unknown): ReadonlyArray<string> =>
   typeof value === "string"
     ? value.split("\n").map((line) => line.trim()).filter((line) => line.startsWith("- ")).map((line) => line.slice(2).trim())
-    : list(value).map((item) => (isObject(item) ? String(item["text"] ?? "") : String(item)))
+    : list(value).flatMap((item) =>
+      isObject(item) ? (typeof item["text"] === "string" ? [item["text"]] : []) : item === null || item === undefined ? [] : [String(item)]
+    )
 
 const ANNOTATION = /\[([^\]]+)\](?:\(([^)]+)\)|(\{[^}]*\}))/g
 
@@ -144,7 +146,9 @@ const nluOf = (project: Project, report: ReportBuilder): Array<DraftIntent> => {
       const name = intentNameFrom(item["intent"])
       for (const example of examplesOf(item["examples"])) {
         const { entities, text } = annotated(example)
-        examples.set(name, [...(examples.get(name) ?? []), text])
+        const known = examples.get(name)
+        if (known === undefined) examples.set(name, [text])
+        else known.push(text)
         for (const { entity, value } of entities) {
           entityValues.set(entity, (entityValues.get(entity) ?? new Set()).add(value))
           entityOfIntent.set(name, (entityOfIntent.get(name) ?? new Set()).add(entity))
@@ -201,12 +205,18 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
   routerIntents.set(root, new Set())
   edges.push({ id: edgeId(), source: start, target: root, route: { kind: "next" } })
 
+  const types = new Map<string, string>()
+  /** The route out of a step that is not a router: a question is left once answered. */
+  const onward = (from: string): Record<string, string> =>
+    types.get(from) === "question" ? { kind: "answered" } : { kind: "next" }
   const step = (key: string, from: string, route: Record<string, string>, make: (id: string) => DraftNode) => {
     const existing = byKey.get(key)
     if (existing !== undefined) return existing
-    const id = make(allocate(key.split("|").at(-1))).id
+    const node = make(allocate(key.split("|").at(-1)))
+    const id = node.id
     byKey.set(key, id)
-    nodes.push(make(id))
+    types.set(id, node.type)
+    nodes.push(node)
     edges.push({ id: edgeId(), source: from, target: id, route })
     return id
   }
@@ -242,7 +252,7 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
         if (!routerIntents.has(cursor)) {
           const from = cursor
           const pendingRoute = pending
-          cursor = step(`${cursor}>router`, from, pendingRoute.length > 0 ? { kind: "intent", intent: pendingRoute[0]! } : { kind: "next" }, (id) => ({
+          cursor = step(`${cursor}>router`, from, pendingRoute.length > 0 ? { kind: "intent", intent: pendingRoute[0]! } : onward(from), (id) => ({
             id,
             type: "intent-router",
             label: "What next?",
@@ -268,7 +278,7 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
         continue
       }
       const routeFor = (intent: string | undefined) =>
-        intent === undefined ? { kind: "next" } : intent === "nlu_fallback" ? { kind: "fallback" } : { kind: "intent", intent }
+        intent === undefined ? onward(cursor) : intent === "nlu_fallback" ? { kind: "fallback" } : { kind: "intent", intent }
       const intentsHere = fromRouter ? pending : [undefined]
       for (const intent of intentsHere) if (intent !== undefined && intent !== "nlu_fallback") routerIntents.get(cursor)!.add(intent)
       const prefix = `${cursor}|${intentsHere[0] ?? ""}`
@@ -292,7 +302,7 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
             : type === "categorical" && values.length > 0
             ? { kind: "choice", options: values.slice(0, 20).map((value) => ({ value, label: clip(value, 80) })) }
             : { kind: "text" }
-          const id = step(`${prefix}|${action}|${i}`, from, route, (nid) => ({
+          const id = step(`${prefix}|${action}#${i}|ask_${slot}`, from, route, (nid) => ({
             id: nid,
             type: "question",
             label: labelOf(`${action}: ${slot}`),
