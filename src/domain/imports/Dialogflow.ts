@@ -39,6 +39,9 @@ const readJson = (text: string): unknown => {
 
 const base = (path: string) => path.split("/").at(-1)!
 const arr = (v: unknown): Array<any> => (Array.isArray(v) ? v : [])
+/** The objects of a list: an export edited by hand may hold nulls and scalars where objects belong. */
+const objects = (v: unknown): Array<Json> =>
+  arr(v).filter((item): item is Json => typeof item === "object" && item !== null && !Array.isArray(item))
 
 interface Agent {
   intents: Array<{ json: Json; file: string; usersays: Array<Json> }>
@@ -84,8 +87,8 @@ const readAgent = (files: Readonly<Record<string, string>>, report: ReportBuilde
   }
   for (const { file, json } of entityNames) {
     const stem = base(file).replace(/\.json$/, "")
-    const values = (entries.get(stem) ?? arr(json["entries"])).flatMap((e: Json) => {
-      const value = String(e?.["value"] ?? "").trim()
+    const values = objects(entries.get(stem) ?? json["entries"]).flatMap((e) => {
+      const value = String(e["value"] ?? "").trim()
       return value.length === 0 ? [] : [{
         value,
         synonyms: arr(e["synonyms"]).map(String).map((s) => s.trim()).filter((s) => s.length > 0 && s !== value).slice(0, 200)
@@ -116,10 +119,12 @@ export const importDialogflow = (files: Readonly<Record<string, string>>): Conve
 
   const info = agent.intents.map(({ file, json, usersays }) => {
     const name = intentNameFrom(String(json["name"]))
-    const response = arr(json["responses"])[0] as Json | undefined
-    const inputs = arr(json["contexts"]).map(String)
-    const outputs = arr(response?.["affectedContexts"]).filter((c) => (c?.["lifespan"] ?? 1) > 0).map((c) => String(c["name"]))
-    const params = arr(response?.["parameters"]) as Array<Json>
+    const response = objects(json["responses"])[0]
+    const inputs = arr(json["contexts"]).filter((c): c is string => typeof c === "string")
+    const outputs = objects(response?.["affectedContexts"])
+      .filter((c) => typeof c["name"] === "string" && (typeof c["lifespan"] === "number" ? c["lifespan"] > 0 : true))
+      .map((c) => String(c["name"]))
+    const params = objects(response?.["parameters"]).filter((p) => typeof p["name"] === "string")
     const slots = params.flatMap((p) => {
       const type = String(p["dataType"] ?? "")
       if (type === "") return []
@@ -135,28 +140,31 @@ export const importDialogflow = (files: Readonly<Record<string, string>>): Conve
     })
     intents.push({
       name,
-      utterances: usersays.map((u: Json) => arr(u["data"]).map((part: Json) => String(part?.["text"] ?? "")).join("")),
+      utterances: objects(usersays).map((u) => objects(u["data"]).map((part) => typeof part["text"] === "string" ? part["text"] : "").join("")),
       slots
     })
-    const speech = arr(response?.["messages"]).filter((m: Json) => (m?.["type"] === 0 || m?.["type"] === "0") && m["platform"] === undefined)
-      .flatMap((m: Json) => (Array.isArray(m["speech"]) ? m["speech"] : [m["speech"]])).filter((s: unknown) => typeof s === "string" && s.trim().length > 0) as Array<string>
-    if (arr(response?.["messages"]).some((m: Json) => m?.["platform"] !== undefined || (m?.["type"] !== 0 && m?.["type"] !== "0"))) {
+    const messages = objects(response?.["messages"])
+    const speech = messages.filter((m) => (m["type"] === 0 || m["type"] === "0") && m["platform"] === undefined)
+      .flatMap((m) => (Array.isArray(m["speech"]) ? m["speech"] : [m["speech"]])).filter((s: unknown) => typeof s === "string" && s.trim().length > 0) as Array<string>
+    if (messages.some((m) => m["platform"] !== undefined || (m["type"] !== 0 && m["type"] !== "0"))) {
       report.warn("unsupported-feature", `Intent ${name}: rich or platform-specific responses are not imported`, { file })
     }
-    const events = arr(json["events"]).map((e: Json) => String(e?.["name"] ?? ""))
+    const events = objects(json["events"]).map((e) => String(e["name"] ?? ""))
     return { name, file, json, inputs, outputs, params, speech, events, fallback: json["fallbackIntent"] === true }
   })
 
   const pathFor = (intent: (typeof info)[number], from: string, route: Record<string, string>) => {
     let cursor = from
     let currentRoute = route
-    const push = (node: DraftNode) => {
+    /** Add a step after the cursor; `onward` is how the flow leaves it (a question once answered, a message next). */
+    const push = (node: DraftNode, onward: Record<string, string>) => {
       nodes.push(node)
       edges.push({ id: edgeId(), source: cursor, target: node.id, route: currentRoute })
       cursor = node.id
+      currentRoute = onward
     }
     for (const p of intent.params.filter((p) => p["required"] === true)) {
-      const prompt = arr(p["prompts"]).find((x: Json) => typeof x?.["value"] === "string")?.["value"] as string | undefined
+      const prompt = objects(p["prompts"]).find((x) => typeof x["value"] === "string")?.["value"] as string | undefined
       const type = builtins[String(p["dataType"])]
       push({
         id: allocate(`ask_${p["name"]}`),
@@ -167,15 +175,14 @@ export const importDialogflow = (files: Readonly<Record<string, string>>): Conve
           variable: variableNameFrom(String(p["name"])),
           validation: { kind: type === "number" ? "number" : type === "email" ? "email" : "text" }
         }
-      })
-      currentRoute = { kind: "answered" }
+      }, { kind: "answered" })
     }
     const text = intent.speech[0]?.replace(/\$([A-Za-z_][A-Za-z0-9_]*)(\.original)?/g, "{{$1}}").replace(/#[\w-]+\.([A-Za-z_][A-Za-z0-9_]*)/g, "{{$1}}")
     if (text !== undefined) {
-      push({ id: allocate(intent.name), type: "message", label: labelOf(intent.name), data: { text: clip(text, 4000) } })
+      push({ id: allocate(intent.name), type: "message", label: labelOf(intent.name), data: { text: clip(text, 4000) } }, { kind: "next" })
     } else if (intent.json["webhookUsed"] === true) {
       report.warn("unsupported-feature", `Intent ${intent.name} answers through a fulfilment webhook, which is not imported`, { file: intent.file })
-      push({ id: allocate(intent.name), type: "message", label: labelOf(intent.name), data: { text: `(${intent.name}: answered by a webhook in Dialogflow)` } })
+      push({ id: allocate(intent.name), type: "message", label: labelOf(intent.name), data: { text: `(${intent.name}: answered by a webhook in Dialogflow)` } }, { kind: "next" })
     }
     return { end: cursor, route: currentRoute }
   }
@@ -192,7 +199,8 @@ export const importDialogflow = (files: Readonly<Record<string, string>>): Conve
     const { end, route } = pathFor(intent, router, { kind: "intent", intent: intent.name })
     const followUps = intent.outputs.flatMap((ctx) => byContext.get(ctx) ?? []).filter((f) => !placed.has(f.name))
     if (followUps.length === 0) {
-      edges.push({ id: edgeId(), source: end, target: root, route: end === router ? { kind: "fallback" } : route })
+      // An intent with no step of its own goes back to the main router when matched.
+      edges.push({ id: edgeId(), source: end, target: root, route })
       return
     }
     const child = allocate(`${intent.name}_followup`)
