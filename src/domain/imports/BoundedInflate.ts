@@ -8,6 +8,21 @@ import { IMPORT_LIMITS } from "../assistants/ImportRequest.js"
 
 class OverBudget extends Error {}
 
+/**
+ * fflate inflates all it is given in one step before it hands over any
+ * output, so input is fed in slices: one slice (DEFLATE expands at most about
+ * 1,032 times) cannot inflate to much more than the budget before it is checked.
+ */
+const SLICE = 64 * 1024
+
+const slices = function*(data: Uint8Array): Generator<readonly [Uint8Array, boolean]> {
+  if (data.length === 0) yield [data, true]
+  for (let at = 0; at < data.length; at += SLICE) {
+    const end = Math.min(data.length, at + SLICE)
+    yield [data.subarray(at, end), end === data.length]
+  }
+}
+
 /** The inflated bytes, or a reason they could not be had. */
 export type Inflated = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly reason: string }
 
@@ -31,7 +46,7 @@ export const inflateRawBounded = (data: Uint8Array, budget: number = IMPORT_LIMI
       if (total > budget) throw new OverBudget()
       chunks.push(chunk)
     })
-    inflate.push(data, true)
+    for (const [slice, final] of slices(data)) inflate.push(slice, final)
     return { ok: true, bytes: concat(chunks, total) }
   } catch (error) {
     return error instanceof OverBudget
@@ -78,7 +93,8 @@ export const unzipBounded = (
       let size = 0
       file.ondata = (error, chunk, final) => {
         if (error !== null) {
-          failure = `entry ${file.name} is corrupt`
+          // fflate hands a throw from this callback back to it as an error: the budget, not corruption.
+          failure ??= error instanceof OverBudget ? error.message : `entry ${file.name} is corrupt`
           return
         }
         size += chunk.length
@@ -90,7 +106,10 @@ export const unzipBounded = (
       file.start()
     })
     unzip.register(UnzipInflate)
-    unzip.push(archive, true)
+    for (const [slice, final] of slices(archive)) {
+      unzip.push(slice, final)
+      if (failure !== undefined) break
+    }
   } catch (error) {
     return { ok: false, reason: error instanceof OverBudget ? error.message : "it is not a readable zip archive" }
   }
