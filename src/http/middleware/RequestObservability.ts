@@ -34,6 +34,26 @@ const readPath = (template: string | undefined, url: string): { readonly path: s
   return botId === undefined ? { path: values.join("/") } : { path: values.join("/"), botId }
 }
 
+/** The request counter and timer tagged with a method, route and status: made once per combination, not per request. */
+interface TaggedMetrics {
+  readonly requests: typeof httpRequests
+  readonly duration: typeof httpRequestDuration
+}
+const taggedMetrics = new Map<string, TaggedMetrics>()
+const TAGGED_METRICS_CAPACITY = 10_000
+const metricsFor = (method: string, route: string, status: string): TaggedMetrics => {
+  const key = `${method} ${route} ${status}`
+  let metrics = taggedMetrics.get(key)
+  if (metrics === undefined) {
+    const tagged = <M extends Metric.Metric<any, any, any>>(metric: M) =>
+      metric.pipe(Metric.tagged("method", method), Metric.tagged("route", route), Metric.tagged("status", status))
+    metrics = { requests: tagged(httpRequests), duration: tagged(httpRequestDuration) }
+    // Routes are templates, so the combinations are few; the bound only guards against a surprise.
+    if (taggedMetrics.size < TAGGED_METRICS_CAPACITY) taggedMetrics.set(key, metrics)
+  }
+  return metrics
+}
+
 export const requestObservability = <E, R>(
   app: HttpApp.Default<E, R>
 ): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
@@ -49,14 +69,9 @@ export const requestObservability = <E, R>(
         const template = typeof route === "string" ? route : "unmatched"
         const status = String(response.status)
         const seconds = (performance.now() - started) / 1000
-        const tagged = <M extends Metric.Metric<any, any, any>>(metric: M) =>
-          metric.pipe(
-            Metric.tagged("method", request.method),
-            Metric.tagged("route", template),
-            Metric.tagged("status", status)
-          )
-        yield* Metric.increment(tagged(httpRequests))
-        yield* Metric.update(tagged(httpRequestDuration), seconds)
+        const metrics = metricsFor(request.method, template, status)
+        yield* Metric.increment(metrics.requests)
+        yield* Metric.update(metrics.duration, seconds)
         const { botId: pathBotId, path } = readPath(typeof route === "string" ? route : undefined, request.url)
         const botId = facts.botId ?? pathBotId
         yield* Effect.logInfo("http.request").pipe(

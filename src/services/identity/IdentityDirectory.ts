@@ -183,14 +183,14 @@ export class IdentityDirectory
               Option.filterMap(row, (row) =>
                 row.revokedAt === null
                   ? Option.some<LiveSession>({ sessionId, userId: row.userId, expiresAt: row.expiresAt.getTime() })
-                  : Option.none()))
+                  : Option.none())).pipe(Effect.withSpan("IdentityDirectory.liveSession"))
           ),
           (session) =>
             Effect.map(
               Clock.currentTimeMillis,
               (now) => Option.filter(session, (live) => live.expiresAt > now)
             )
-        ).pipe(Effect.withSpan("IdentityDirectory.liveSession"))
+        )
 
       const grantsOf = (userId: UserId) =>
         cached(
@@ -207,8 +207,8 @@ export class IdentityDirectory
               mfaEnabled: user.value.mfaEnabledAt !== null,
               memberships: memberships.map((m) => ({ workspaceId: m.workspace.id, role: m.role }))
             })
-          })
-        ).pipe(Effect.withSpan("IdentityDirectory.grantsOf"))
+          }).pipe(Effect.withSpan("IdentityDirectory.grantsOf"))
+        )
 
       const tokenGrant = (tokenHash: string) =>
         Effect.flatMap(
@@ -225,14 +225,14 @@ export class IdentityDirectory
                     name: row.name,
                     expiresAt: row.expiresAt?.getTime() ?? null
                   })
-                  : Option.none()))
+                  : Option.none())).pipe(Effect.withSpan("IdentityDirectory.tokenGrant"))
           ),
           (grant) =>
             Effect.map(
               Clock.currentTimeMillis,
               (now) => Option.filter(grant, (live) => live.expiresAt === null || live.expiresAt > now)
             )
-        ).pipe(Effect.withSpan("IdentityDirectory.tokenGrant"))
+        )
 
       /**
        * Announce changes to every node. Call it inside the transaction that makes

@@ -10,6 +10,7 @@ import type { Finding } from "../../domain/assistants/FlowFinding.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
 import { compile, type FlowProgram } from "../../domain/runtime/engine/FlowProgram.js"
 import { Assistants } from "../assistants/Assistants.js"
+import { NluModels } from "../nlu/NluModels.js"
 
 /** A draft as it ran: its revision, and the program or why it cannot run. */
 export interface CompiledDraft {
@@ -23,6 +24,7 @@ const CAPACITY = 500
 export class DraftPrograms extends Effect.Service<DraftPrograms>()("parley/services/runtime/DraftPrograms", {
   effect: Effect.gen(function*() {
     const assistants = yield* Assistants
+    const models = yield* NluModels
     // Insertion order is recency order: a hit moves its entry to the end, the oldest goes first.
     const cache = new Map<string, CompiledDraft>()
     const keyOf = (agentId: AssistantId, revision: number, locale: string) => `${agentId}/${revision}/${locale}`
@@ -38,7 +40,8 @@ export class DraftPrograms extends Effect.Service<DraftPrograms>()("parley/servi
      * the cache), else as the draft stands now. `locale` defaults to the
      * Assistant's language.
      */
-    const draft = Effect.fn("DraftPrograms.draft")(function*(
+    // Untraced: a turn's lookup is a cache hit; the miss is traced by `Assistants.draftOf`.
+    const draft = Effect.fnUntraced(function*(
       workspaceId: WorkspaceId,
       agentId: AssistantId,
       options: { readonly revision?: number; readonly locale?: string }
@@ -53,6 +56,13 @@ export class DraftPrograms extends Effect.Service<DraftPrograms>()("parley/servi
       }
       const { assistant, flow, intents } = yield* assistants.draftOf(workspaceId, agentId)
       const locale = options.locale ?? assistant.language
+      const engineIntents = intents.map((intent) => ({
+        name: intent.name,
+        utterances: intent.utterances,
+        slots: intent.slots
+      }))
+      // Trained in the background; until then the draft's previous model answers (see `NluModels`).
+      const classifier = yield* models.classifier(`draft:${agentId}`, engineIntents)
       const compiled: CompiledDraft = {
         revision: assistant.revision,
         language: assistant.language,
@@ -60,9 +70,10 @@ export class DraftPrograms extends Effect.Service<DraftPrograms>()("parley/servi
           nodes: flow.nodes,
           edges: flow.edges,
           subflows: flow.subflows,
-          intents: intents.map((intent) => ({ name: intent.name, utterances: intent.utterances, slots: intent.slots })),
+          intents: engineIntents,
           nluThreshold: assistant.nluThreshold,
-          locale
+          locale,
+          classifier
         })
       }
       remember(keyOf(agentId, assistant.revision, locale), compiled)
@@ -70,5 +81,6 @@ export class DraftPrograms extends Effect.Service<DraftPrograms>()("parley/servi
     })
 
     return { draft }
-  })
+  }),
+  dependencies: [NluModels.Default]
 }) {}
