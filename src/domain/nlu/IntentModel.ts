@@ -18,9 +18,15 @@
  */
 import { tokens } from "../runtime/engine/Tokens.js"
 import { type NearestExamples, nearestExamples } from "./NearestExamples.js"
-import { probabilities, type SoftmaxModel, type SoftmaxOptions, softmaxTrainer } from "./SoftmaxRegression.js"
+import {
+  probabilities,
+  type SoftmaxModel,
+  type SoftmaxOptions,
+  type SoftmaxTrainer,
+  softmaxTrainer
+} from "./SoftmaxRegression.js"
 import type { SparseVector } from "./SparseVector.js"
-import { defaultVectorizerOptions, fitVectorizer, type VectorizerOptions } from "./Vectorizer.js"
+import { defaultVectorizerOptions, fittingVectorizer, type Vectorizer, type VectorizerOptions } from "./Vectorizer.js"
 
 /** An intent as the model learns it. */
 export interface TrainingIntent {
@@ -60,6 +66,8 @@ export interface IntentModel {
   readonly intents: ReadonlyArray<string>
   /** The readings of `among` (all intents when omitted), best first; an unknown intent reads 0. */
   readonly read: (text: string, among?: ReadonlyArray<string>) => ReadonlyArray<IntentReading>
+  /** About how many bytes it holds (weights and index), to bound a cache of models. */
+  readonly bytes: number
 }
 
 /** Training in progress; `step` runs up to `budget` example updates and says whether it is done. */
@@ -80,27 +88,40 @@ export const intentTrainer = (
     intent.utterances.filter((text) => text.trim().length > 0).map((text) => ({ text, label }))
   )
   const outOfScope = options.outOfScope.filter((text) => text.trim().length > 0)
-  const classes = names.length + (outOfScope.length > 0 ? 1 : 0)
+  const classes = Math.max(1, names.length + (outOfScope.length > 0 ? 1 : 0))
   const texts = [...examples.map((example) => example.text), ...outOfScope]
   const labels = [...examples.map((example) => example.label), ...outOfScope.map(() => names.length)]
-  const vectorizer = fitVectorizer(texts, options.vectorizer)
-  const vectors = texts.map(vectorizer.vectorize)
   const epochs = Math.max(options.softmax.epochs, Math.ceil(options.minimumUpdates / Math.max(1, texts.length)))
-  const trainer = softmaxTrainer(vectors, labels, Math.max(1, classes), vectorizer.size, { ...options.softmax, epochs })
-  let done = false
+  // Stages, each advanced a budget's worth at a time: count features, vectorize, descend, index.
+  const fitting = fittingVectorizer(options.vectorizer)
+  let counted = 0
+  let vectorizer: Vectorizer | undefined
+  const vectors: Array<SparseVector> = []
+  let trainer: SoftmaxTrainer | undefined
+  let model: IntentModel | undefined
+  const step = (budget: number): boolean => {
+    let left = budget
+    while (counted < texts.length && left-- > 0) fitting.add(texts[counted++]!)
+    if (counted < texts.length) return false
+    vectorizer ??= fitting.build()
+    while (vectors.length < texts.length && left-- > 0) vectors.push(vectorizer.vectorize(texts[vectors.length]!))
+    if (vectors.length < texts.length) return false
+    trainer ??= softmaxTrainer(vectors, labels, classes, vectorizer.size, { ...options.softmax, epochs })
+    if (left <= 0 || !trainer.step(left)) return false
+    model ??= intentModel({
+      names,
+      vectorize: vectorizer.vectorize,
+      softmax: trainer.model,
+      nearest: nearestExamples(vectors.slice(0, examples.length), labels, names.length, vectorizer.size),
+      typedBack: typedBack(examples)
+    })
+    return true
+  }
   return {
-    step: (budget) => (done = done || trainer.step(budget)),
+    step,
     model: () => {
-      if (!done) throw new Error("The intent model is still training")
-      const exampleVectors = vectors.slice(0, examples.length)
-      const exampleLabels = examples.map((example) => example.label)
-      return intentModel({
-        names,
-        vectorize: vectorizer.vectorize,
-        softmax: trainer.model,
-        nearest: nearestExamples(exampleVectors, exampleLabels, names.length, vectorizer.size),
-        typedBack: typedBack(examples)
-      })
+      if (model === undefined) throw new Error("The intent model is still training")
+      return model
     }
   }
 }
@@ -171,7 +192,7 @@ const intentModel = (parts: {
       ...rest
     ]
   }
-  return { intents: names, read }
+  return { intents: names, read, bytes: softmax.weights.byteLength + nearest.bytes }
 }
 
 /** Trains to the end in one go. */

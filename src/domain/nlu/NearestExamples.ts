@@ -11,6 +11,8 @@ import type { SparseVector } from "./SparseVector.js"
 export interface NearestExamples {
   /** The similarity of `vector` to the nearest example of intent `label` (0 when none shares a feature). */
   readonly similarity: (vector: SparseVector, label: number) => number
+  /** The bytes its index holds. */
+  readonly bytes: number
 }
 
 /** Indexes `vectors`, the examples, labelled `labels` (intent numbers below `intents`). */
@@ -70,5 +72,5 @@ export const nearestExamples = (
     for (let index = 0; index < count; index++) if (sums[index]! > best) best = sums[index]!
     return Math.min(1, best)
   }
-  return { similarity }
+  return { similarity, bytes: start.byteLength + example.byteLength + weight.byteLength + first.byteLength }
 }

@@ -22,26 +22,52 @@ export interface VectorizerOptions extends FeatureOptions {
 
 export const defaultVectorizerOptions: VectorizerOptions = { ...defaultFeatureOptions, minCount: 1 }
 
-/** Fits the vocabulary and IDF on `texts`. Deterministic: features are numbered in order of first sight. */
-export const fitVectorizer = (
-  texts: ReadonlyArray<string>,
-  options: VectorizerOptions = defaultVectorizerOptions
-): Vectorizer => {
+/** A vocabulary being fitted: `add` each training text, then `build`. */
+export interface VectorizerFitting {
+  readonly add: (text: string) => void
+  readonly build: () => Vectorizer
+}
+
+/** Starts fitting a vocabulary. Deterministic: features are numbered in order of first sight. */
+export const fittingVectorizer = (options: VectorizerOptions = defaultVectorizerOptions): VectorizerFitting => {
   const documentCount = new Map<number, number>()
-  for (const text of texts) {
+  let texts = 0
+  const add = (text: string) => {
+    texts++
     for (const feature of countFeatures(text, options).keys()) {
       documentCount.set(feature, (documentCount.get(feature) ?? 0) + 1)
     }
   }
-  const index = new Map<number, number>()
-  const idfs: Array<number> = []
-  for (const [feature, count] of documentCount) {
-    if (count < options.minCount) continue
-    index.set(feature, idfs.length)
-    idfs.push(Math.log((1 + texts.length) / (1 + count)) + 1)
+  const build = (): Vectorizer => {
+    const index = new Map<number, number>()
+    const idfs: Array<number> = []
+    for (const [feature, count] of documentCount) {
+      if (count < options.minCount) continue
+      index.set(feature, idfs.length)
+      idfs.push(Math.log((1 + texts) / (1 + count)) + 1)
+    }
+    return vectorizer(index, idfs, Math.log(1 + texts) + 1, options)
   }
-  // The weight an unknown feature would have: as rare as can be.
-  const unknownIdf = Math.log(1 + texts.length) + 1
+  return { add, build }
+}
+
+/** Fits the vocabulary and IDF on `texts` in one go. */
+export const fitVectorizer = (
+  texts: ReadonlyArray<string>,
+  options: VectorizerOptions = defaultVectorizerOptions
+): Vectorizer => {
+  const fitting = fittingVectorizer(options)
+  for (const text of texts) fitting.add(text)
+  return fitting.build()
+}
+
+/** `unknownIdf` is the weight an unknown feature has: as rare as can be. */
+const vectorizer = (
+  index: ReadonlyMap<number, number>,
+  idfs: ReadonlyArray<number>,
+  unknownIdf: number,
+  options: VectorizerOptions
+): Vectorizer => {
   const vectorize = (text: string): SparseVector => {
     const entries: Array<[number, number]> = []
     let norm = 0

@@ -9,6 +9,7 @@ import { DraftRepo } from "../../persistence/assistants/DraftRepo.js"
 import { FlowRepo } from "../../persistence/assistants/FlowRepo.js"
 import { IntentRepo } from "../../persistence/assistants/IntentRepo.js"
 import { AuditLog } from "../AuditLog.js"
+import { NluReports } from "../nlu/NluReports.js"
 import { Assistants } from "./Assistants.js"
 import { FlowAnalyses } from "./FlowAnalyses.js"
 import { FlowEdits } from "./FlowEdits.js"
@@ -17,8 +18,13 @@ import { Intents } from "./Intents.js"
 
 const Repositories = Layer.mergeAll(AssistantRepo.Default, IntentRepo.Default, FlowRepo.Default, DraftRepo.Default)
 
-export const AssistantsLive = Layer.mergeAll(Intents.Default, Flows.Default, FlowEdits.Default, FlowAnalyses.Default)
-  .pipe(
-    Layer.provideMerge(Assistants.Default),
-    Layer.provideMerge(Layer.mergeAll(Repositories, AuditLog.Default))
-  )
+export const AssistantsLive = Layer.mergeAll(
+  Intents.Default,
+  Flows.Default,
+  FlowEdits.Default,
+  FlowAnalyses.Default,
+  NluReports.Default
+).pipe(
+  Layer.provideMerge(Assistants.Default),
+  Layer.provideMerge(Layer.mergeAll(Repositories, AuditLog.Default))
+)

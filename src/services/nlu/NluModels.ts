@@ -1,0 +1,147 @@
+/**
+ * The node's trained intent models, keyed by a digest of the intents they
+ * were trained on, so one model serves every holder of equal intents (a
+ * draft and the deployments snapshotted from it).
+ *
+ * `classifier(owner, intents)` answers at once with a `Classifier` for those
+ * intents and starts training their model in the background if no model or
+ * training exists for them (one training at a time, in time slices that
+ * leave the node responsive; a training nobody waits for any more is
+ * skipped). Until the model is ready the classifier answers with the
+ * owner's previous model (the old model serves until the new one is ready);
+ * with none, a small intents set (`SYNCHRONOUS_LIMIT` utterances) is trained
+ * there and then, and a larger one waits for its training. Models are kept
+ * most recently used first within `CACHE_BYTES`.
+ *
+ * `owner` names who holds the intents: `draft:<agentId>` for a draft,
+ * anything stable for others (a deployment's id).
+ */
+import { Deferred, Effect, Option } from "effect"
+import { intentClassifier } from "../../domain/nlu/IntentClassifier.js"
+import { type IntentModel, intentTrainer, type TrainingIntent, trainIntentModel } from "../../domain/nlu/IntentModel.js"
+import type { Classifier } from "../../domain/runtime/engine/Classifier.js"
+import { runInSlices } from "./Background.js"
+import { intentsKey } from "./IntentsKey.js"
+
+/** At most this many utterances are trained in the request that first needs them (tens of milliseconds). */
+export const SYNCHRONOUS_LIMIT = 500
+
+/** The models kept, in bytes (a CLINC150-sized model holds about 55 MB). */
+export const CACHE_BYTES = 512 * 1024 * 1024
+
+interface Entry {
+  readonly key: string
+  readonly intents: ReadonlyArray<TrainingIntent>
+  readonly ready: Deferred.Deferred<IntentModel>
+  model: IntentModel | undefined
+}
+
+export class NluModels extends Effect.Service<NluModels>()("parley/services/nlu/NluModels", {
+  scoped: Effect.gen(function*() {
+    const scope = yield* Effect.scope
+    const one = yield* Effect.makeSemaphore(1)
+    // Insertion order is recency order.
+    const entries = new Map<string, Entry>()
+    /** The intents key each owner asked for last, and the key of its newest ready model. */
+    const wanted = new Map<string, string>()
+    const latest = new Map<string, string>()
+
+    const touch = (entry: Entry) => {
+      entries.delete(entry.key)
+      entries.set(entry.key, entry)
+    }
+
+    const evict = () => {
+      let bytes = 0
+      for (const entry of entries.values()) bytes += entry.model?.bytes ?? 0
+      for (const entry of entries.values()) {
+        if (bytes <= CACHE_BYTES) break
+        if (entry.model === undefined) continue
+        entries.delete(entry.key)
+        bytes -= entry.model.bytes
+      }
+    }
+
+    const finish = (entry: Entry, model: IntentModel) => {
+      if (entry.model !== undefined) return
+      entry.model = model
+      Deferred.unsafeDone(entry.ready, Effect.succeed(model))
+      for (const [owner, key] of wanted) {
+        if (key === entry.key || !latest.has(owner)) latest.set(owner, entry.key)
+      }
+      evict()
+    }
+
+    const stillWanted = (entry: Entry) => [...wanted.values()].includes(entry.key)
+
+    const train = (entry: Entry) =>
+      one.withPermits(1)(Effect.suspend(() => {
+        if (entry.model !== undefined) return Effect.void
+        if (!stillWanted(entry)) {
+          entries.delete(entry.key)
+          return Effect.void
+        }
+        const trainer = intentTrainer(entry.intents)
+        return runInSlices((budget) => entry.model !== undefined || trainer.step(budget)).pipe(
+          Effect.tap(() => entry.model === undefined ? finish(entry, trainer.model()) : undefined)
+        )
+      })).pipe(Effect.withSpan("NluModels.train", { attributes: { intents: entry.intents.length } }))
+
+    const entryFor = (owner: string, intents: ReadonlyArray<TrainingIntent>): Effect.Effect<Entry> =>
+      Effect.gen(function*() {
+        const key = intentsKey(intents)
+        wanted.set(owner, key)
+        const found = entries.get(key)
+        if (found !== undefined) {
+          touch(found)
+          return found
+        }
+        const entry: Entry = { key, intents, ready: yield* Deferred.make<IntentModel>(), model: undefined }
+        entries.set(key, entry)
+        yield* Effect.forkIn(train(entry), scope)
+        return entry
+      })
+
+    const modelNow = (owner: string, entry: Entry): Effect.Effect<IntentModel> =>
+      Effect.suspend(() => {
+        if (entry.model !== undefined) {
+          if (wanted.get(owner) === entry.key) latest.set(owner, entry.key)
+          return Effect.succeed(entry.model)
+        }
+        const previous = Option.fromNullable(latest.get(owner)).pipe(
+          Option.flatMapNullable((key) => entries.get(key)?.model)
+        )
+        if (Option.isSome(previous)) return Effect.succeed(previous.value)
+        const size = entry.intents.reduce((sum, intent) => sum + intent.utterances.length, 0)
+        if (size <= SYNCHRONOUS_LIMIT) {
+          finish(entry, trainIntentModel(entry.intents))
+          return Effect.succeed(entry.model!)
+        }
+        return Deferred.await(entry.ready)
+      })
+
+    /** A classifier for `intents`, held by `owner`; starts their training when needed. */
+    const classifier = Effect.fn("NluModels.classifier")(function*(
+      owner: string,
+      intents: ReadonlyArray<TrainingIntent>
+    ) {
+      const entry = yield* entryFor(owner, intents)
+      return {
+        classify: (text, among) =>
+          Effect.flatMap(modelNow(owner, entry), (model) => intentClassifier(model).classify(text, among))
+      } satisfies Classifier
+    })
+
+    /** The model for exactly `intents`, waiting for its training (for measurements and tests). */
+    const model = Effect.fn("NluModels.model")(function*(owner: string, intents: ReadonlyArray<TrainingIntent>) {
+      const entry = yield* entryFor(owner, intents)
+      return yield* Deferred.await(entry.ready)
+    })
+
+    /** Whether the model for `intents` is trained. */
+    const isReady = (intents: ReadonlyArray<TrainingIntent>): Effect.Effect<boolean> =>
+      Effect.sync(() => entries.get(intentsKey(intents))?.model !== undefined)
+
+    return { classifier, model, isReady } as const
+  })
+}) {}
