@@ -77,7 +77,9 @@ export const crossValidation = (
   options: IntentModelOptions = defaultIntentModelOptions
 ): CrossValidation => {
   const intents = distinct(input)
-  const folds = Math.max(2, Math.min(MAX_FOLDS, ...intents.map((intent) => intent.utterances.length)))
+  // As many folds as the intents with two or more utterances allow (each then tested at least twice).
+  const sizes = intents.map((intent) => intent.utterances.length).filter((size) => size >= 2)
+  const folds = Math.max(2, Math.min(MAX_FOLDS, ...sizes))
   const random = seededRandom(options.softmax.seed)
   // fold of each utterance, intent by intent; each intent starts dealing where the last stopped, to balance folds.
   let dealer = 0
