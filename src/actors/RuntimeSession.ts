@@ -11,6 +11,7 @@
 import { ClusterSchema, Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { Schema } from "effect"
+import { DeploymentId } from "../domain/assistants/Deployment.js"
 import { IdempotencyKey, IdempotencyKeyReused } from "../domain/Idempotency.js"
 import { WorkspaceId } from "../domain/identity/Ids.js"
 import { RuntimeSessionEnded, RuntimeSessionNotFound } from "../domain/runtime/RuntimeSession.js"
@@ -23,6 +24,12 @@ export const Turn = Rpc.make("Turn", {
   payload: {
     /** The workspace the caller acts in: a session of another workspace is not found. */
     workspaceId: WorkspaceId,
+    /**
+     * The deployment the caller speaks for (an embed token's), or `null` for an
+     * editor testing the draft: a session of another deployment, or a visitor's
+     * session reached through the editors' route, is not found.
+     */
+    deploymentId: Schema.NullOr(DeploymentId),
     input: TurnInput,
     idempotencyKey: IdempotencyKey,
     /** SHA-256 of the input's canonical JSON: the same key with another body is refused. */
@@ -32,10 +39,11 @@ export const Turn = Rpc.make("Turn", {
   },
   success: SimulatedTurnReply,
   error: Schema.Union(RuntimeSessionNotFound, RuntimeSessionEnded, IdempotencyKeyReused),
-  // The caller's workspace is part of it: a repeat is answered from storage without reaching the handler's
-  // workspace check, so another workspace's request must never be a repeat of this one's. The UUID and the
-  // hash have fixed widths at either end, so the key between them may hold any character, "/" included.
-  primaryKey: ({ bodyHash, idempotencyKey, workspaceId }) => `${workspaceId}/${idempotencyKey}/${bodyHash}`
+  // The caller's workspace and deployment are part of it: a repeat is answered from storage without reaching
+  // the handler's checks, so another caller's request must never be a repeat of this one's. The UUIDs (or
+  // "draft") and the hash have fixed forms at either end, so the key between them may hold any character.
+  primaryKey: ({ bodyHash, deploymentId, idempotencyKey, workspaceId }) =>
+    `${workspaceId}/${deploymentId ?? "draft"}/${idempotencyKey}/${bodyHash}`
 }).annotate(ClusterSchema.Persisted, true)
 
 /** An Assistant conversation as a cluster entity. */

@@ -100,7 +100,10 @@ export const RuntimeSessionLive = RuntimeSession.toLayer(
     return RuntimeSession.of({
       Turn: Effect.fnUntraced(function*({ payload }) {
         const current = session
-        if (current === undefined || current.workspaceId !== payload.workspaceId) {
+        if (
+          current === undefined || current.workspaceId !== payload.workspaceId ||
+          current.deploymentId !== payload.deploymentId
+        ) {
           return yield* notFound(sessionId)
         }
         const prior = yield* repo.prior(sessionId, current.agentId, payload.idempotencyKey)

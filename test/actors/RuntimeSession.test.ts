@@ -120,7 +120,14 @@ const turnTo = (id: RuntimeSessionId, input: TurnInput, key: string, workspaceId
   Effect.flatMap(
     RuntimeSession.client,
     (client) =>
-      client(id).Turn({ workspaceId, input, idempotencyKey: key, bodyHash: bodyHash(input), traceId: "a".repeat(32) })
+      client(id).Turn({
+        workspaceId,
+        deploymentId: null,
+        input,
+        idempotencyKey: key,
+        bodyHash: bodyHash(input),
+        traceId: "a".repeat(32)
+      })
   )
 
 const storedTurns = (id: RuntimeSessionId) =>

@@ -5,7 +5,8 @@
  * Idempotency-Key; the token is refused when missing, malformed, unknown or
  * revoked (at once); the page's Origin must be allowed (and CORS preflights
  * are answered); the token's rate limit answers 429 with Retry-After; a
- * session is only visible to its own deployment's token.
+ * session is only visible to its own deployment's token, and editors read it
+ * but cannot talk in it.
  */
 import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
@@ -257,9 +258,22 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("public run
       // And a public session is not found through the other deployment even with the owner's key and body.
       expect((yield* turnPublic(page, sessionId, { text: "small" }, "k")).status).toBe(200)
       expect((yield* turnPublic(siblingPage, sessionId, { text: "small" }, "k")).status).toBe(404)
-      // Editors read it through the authenticated route (the workspace's own data).
+      // Editors read it through the authenticated route (the workspace's own data)...
       const asOwner = yield* exchange(as(HttpClientRequest.get(`/v1/runtime/sessions/${sessionId}`), owner))
       expect(asOwner.json.session).toMatchObject({ source: "deployment", agentId })
+      // ...but cannot talk in a visitor's conversation, even repeating the visitor's key and body.
+      for (const text of ["large", "small"]) {
+        const editorTurn = yield* exchange(
+          as(HttpClientRequest.post(`/v1/runtime/sessions/${sessionId}/turns`), owner).pipe(
+            HttpClientRequest.setHeader("idempotency-key", "k"),
+            HttpClientRequest.bodyUnsafeJson({ text })
+          )
+        )
+        expect(editorTurn.status).toBe(404)
+        expect(editorTurn.json._tag).toBe("RuntimeSessionNotFound")
+      }
+      const transcript = (yield* readPublic(page, sessionId)).json.transcript as ReadonlyArray<{ role: string }>
+      expect(transcript.filter((entry) => entry.role === "user")).toHaveLength(1)
     }))
 
   it.effect("bodies are strict", () =>

@@ -2,9 +2,9 @@
  * Assistant conversations on a deployment, for embeds: the same sessions and
  * the same `RuntimeSession` entity as editors' test sessions, run on the
  * deployment's immutable snapshot. The caller is the embed token's
- * deployment; a session of any other deployment (or of a draft) is not found,
- * and is checked before the turn reaches the entity, so one deployment's
- * token never reads another's stored replies. Public answers never carry the
+ * deployment; a session of any other deployment (or of a draft) is not found:
+ * the entity checks the turn's deployment, and the turn's message key names
+ * it, so one deployment's token never reads another's stored replies. Public answers never carry the
  * state or the engine's debug view (variables may hold what tools returned).
  */
 import { DateTime, Effect, Either, Option } from "effect"
@@ -93,9 +93,11 @@ export class PublicSessions extends Effect.Service<PublicSessions>()("parley/ser
       input: TurnInput,
       idempotencyKey: string | undefined
     ) {
-      yield* owned(caller, sessionId)
+      // The entity refuses a session of another deployment (and the message's key names the deployment, so
+      // another deployment's request is never answered from this one's stored replies): no read needed here.
       const reply = yield* client(sessionId).Turn({
         workspaceId: caller.workspaceId,
+        deploymentId: caller.deploymentId,
         input,
         idempotencyKey: idempotencyKey ?? uuidv7(),
         bodyHash: bodyHash(input),

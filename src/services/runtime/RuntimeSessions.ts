@@ -123,6 +123,8 @@ export class RuntimeSessions extends Effect.Service<RuntimeSessions>()("parley/s
     ) {
       return yield* client(sessionId).Turn({
         workspaceId: principal.workspaceId,
+        // Editors test drafts: a visitor's session on a deployment is not theirs to talk in.
+        deploymentId: null,
         input,
         idempotencyKey: idempotencyKey ?? uuidv7(),
         bodyHash: bodyHash(input),
