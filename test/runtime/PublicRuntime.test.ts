@@ -9,6 +9,7 @@
  * but cannot talk in it.
  */
 import { HttpClientRequest } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { as, post, signUp } from "../support/Accounts.js"
@@ -274,6 +275,25 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("public run
       }
       const transcript = (yield* readPublic(page, sessionId)).json.transcript as ReadonlyArray<{ role: string }>
       expect(transcript.filter((entry) => entry.role === "user")).toHaveLength(1)
+    }))
+
+  it.effect("a snapshot this version cannot run answers 503 to the visitor, not a 500 or the flow's findings", () =>
+    Effect.gen(function*() {
+      const { deployment, page } = yield* deployedShop()
+      const sql = yield* SqlClient.SqlClient
+      // What an engine upgrade that no longer accepts a snapshot looks like: its start node gone.
+      yield* sql`
+        UPDATE deployments
+        SET snapshot = jsonb_set(snapshot, '{flow,nodes}',
+          (SELECT jsonb_agg(node) FROM jsonb_array_elements(snapshot -> 'flow' -> 'nodes') node
+           WHERE node ->> 'type' <> 'start'))
+        WHERE id = ${deployment.id}`
+      const start = yield* startPublic(page)
+      expect(start.status).toBe(503)
+      expect(start.json).toMatchObject({
+        _tag: "NotReady",
+        message: "This Assistant is unavailable until it is deployed again"
+      })
     }))
 
   it.effect("bodies are strict", () =>

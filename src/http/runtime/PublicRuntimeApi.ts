@@ -19,6 +19,7 @@ export class PublicRuntimeApi extends HttpApiGroup.make("publicRuntime")
     HttpApiEndpoint.post("startSession", "/public/runtime/sessions")
       .setPayload(PublicSessionStart)
       .addSuccess(TurnReply, { status: 201 })
+      .addError(NotReady)
       .annotate(OpenApi.Summary, "Start a session on the token's deployment; answers the opening messages")
   )
   .add(

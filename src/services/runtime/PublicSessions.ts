@@ -50,10 +50,20 @@ export class PublicSessions extends Effect.Service<PublicSessions>()("parley/ser
 
     const start = Effect.fn("PublicSessions.start")(function*(caller: EmbedCaller, request: PublicSessionStart) {
       const compiled = yield* programs.program(caller.deploymentId, request.locale)
-      // A deployment's snapshot compiled when it was made; the same compile cannot fail now.
+      // A deployment's snapshot compiled when it was made; only an upgrade of the engine that no longer
+      // accepts it makes this fail. The visitor cannot fix that (nor see the flow's findings): 503 and a log.
       const program = yield* Either.match(compiled.program, {
         onRight: Effect.succeed,
-        onLeft: (findings) => Effect.dieMessage(`Deployment ${caller.deploymentId} cannot run: ${findings.length}`)
+        onLeft: (findings) =>
+          Effect.zipRight(
+            Effect.logError("A deployment's snapshot does not compile on this version; redeploy it").pipe(
+              Effect.annotateLogs({
+                deploymentId: caller.deploymentId,
+                findings: findings.map((finding) => finding.message)
+              })
+            ),
+            Effect.fail(new NotReady({ message: "This Assistant is unavailable until it is deployed again" }))
+          )
       })
       const step = yield* open(program, request.variables ?? {})
       const sessionId = RuntimeSessionId.make(uuidv7())
