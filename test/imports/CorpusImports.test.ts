@@ -18,7 +18,11 @@ import { corpus, corpusFiles, getJson, newTarget, postJson } from "./ImportsClie
 const summary = (name: string, json: any) => {
   const codes: Record<string, number> = {}
   for (const warning of json.report.warnings) codes[warning.code] = (codes[warning.code] ?? 0) + 1
-  console.log(`${name}: ${JSON.stringify(json.report.mapped)} skipped=${json.report.skipped.elements} warnings=${JSON.stringify(codes)}`)
+  console.log(
+    `${name}: ${JSON.stringify(json.report.mapped)} skipped=${json.report.skipped.elements} warnings=${
+      JSON.stringify(codes)
+    }`
+  )
 }
 
 layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("corpus imports", (it) => {
@@ -100,18 +104,26 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("corpus imp
     Effect.gen(function*() {
       const owner = yield* signUp()
       const files = corpusFiles("sources/dialogflow-es/carbonassistant-agent")
-      const res = yield* postJson(owner, "/v1/imports/source", { format: "dialogflow", files, target: newTarget("Carbon") })
+      const res = yield* postJson(owner, "/v1/imports/source", {
+        format: "dialogflow",
+        files,
+        target: newTarget("Carbon")
+      })
       expect(res.status, res.text.slice(0, 300)).toBe(201)
       summary("carbonassistant-agent", res.json)
       expect(res.json.report.mapped.intents).toBe(17)
       expect(res.json.report.warnings.some((w: any) => w.code === "truncated")).toBe(true)
 
-      const zip = zipSync(Object.fromEntries(Object.entries(files).map(([path, text]) => [`agent/${path}`, strToU8(text)])))
+      const zip = zipSync(
+        Object.fromEntries(Object.entries(files).map(([path, text]) => [`agent/${path}`, strToU8(text)]))
+      )
       const form = new FormData()
       form.append("format", "dialogflow")
       form.append("name", "Carbon zipped")
       form.append("archive", new Blob([zip], { type: "application/zip" }), "agent.zip")
-      const zipped = yield* exchange(as(HttpClientRequest.post("/v1/imports/source").pipe(HttpClientRequest.bodyFormData(form)), owner))
+      const zipped = yield* exchange(
+        as(HttpClientRequest.post("/v1/imports/source").pipe(HttpClientRequest.bodyFormData(form)), owner)
+      )
       expect(zipped.status, zipped.text.slice(0, 300)).toBe(201)
       expect(zipped.json.report.mapped).toEqual(res.json.report.mapped)
     }))

@@ -26,15 +26,22 @@ const parleyDocument = (intents: ReadonlyArray<{ name: string; utterances: Reado
     flow: {
       nodes: [
         { id: "start", type: "start", position: { x: 0, y: 0 }, data: {} },
-        { id: "route", type: "intent-router", position: { x: 0, y: 100 }, data: { intents: intents.map((i) => i.name) } }
+        {
+          id: "route",
+          type: "intent-router",
+          position: { x: 0, y: 100 },
+          data: { intents: intents.map((i) => i.name) }
+        }
       ],
       edges: [{ id: "e1", source: "start", target: "route", kind: "next" }]
     }
   })
 
 const intentsOf = (account: TestAccount, agentId: string) =>
-  Effect.map(getJson(account, `/v1/agents/${agentId}/intents?limit=100`), (res) =>
-    Object.fromEntries(res.json.items.map((i: any) => [i.name, i.utterances])))
+  Effect.map(
+    getJson(account, `/v1/agents/${agentId}/intents?limit=100`),
+    (res) => Object.fromEntries(res.json.items.map((i: any) => [i.name, i.utterances]))
+  )
 
 layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("imports over HTTP", (it) => {
   it.effect("lists the workspace's imports newest first, paged and filtered; reads one by id; another workspace sees none of them", () =>
@@ -44,7 +51,12 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("imports ov
       for (const name of ["First", "Second", "Third"]) {
         const res = yield* importMermaid(owner, name)
         expect(res.status, res.text).toBe(201)
-        expect(res.json).toMatchObject({ format: "mermaid", status: "succeeded", target: "new", revision: expect.any(Number) })
+        expect(res.json).toMatchObject({
+          format: "mermaid",
+          status: "succeeded",
+          target: "new",
+          revision: expect.any(Number)
+        })
         ids.push(res.json.id)
       }
       const failed = yield* postJson(owner, "/v1/imports/drawio", { xml: "not a diagram", target: newTarget("Broken") })
@@ -85,7 +97,9 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("imports ov
       const refused = yield* importMermaid(viewer, "Nope")
       expect(refused.status).toBe(403)
       expect(refused.text).toContain("assistant.write")
-      expect((yield* postJson(viewer, "/v1/imports/drawio", { xml: "<mxGraphModel/>", target: newTarget("Nope") })).status).toBe(403)
+      expect(
+        (yield* postJson(viewer, "/v1/imports/drawio", { xml: "<mxGraphModel/>", target: newTarget("Nope") })).status
+      ).toBe(403)
       expect((yield* getJson(viewer, "/v1/imports")).json.total).toBe(1)
       const editor = { ...(yield* join(owner, "editor")), workspaceId: owner.workspaceId }
       expect((yield* importMermaid(editor, "Edited")).status).toBe(201)
@@ -130,7 +144,10 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("imports ov
       expect(replaced.status, replaced.text).toBe(201)
       expect(yield* intentsOf(owner, agentId)).toEqual({ greet: ["hey"] })
 
-      const missing = yield* importMermaid(owner, "Missing", { kind: "replace", agentId: "00000000-0000-7000-8000-000000000000" })
+      const missing = yield* importMermaid(owner, "Missing", {
+        kind: "replace",
+        agentId: "00000000-0000-7000-8000-000000000000"
+      })
       expect(missing.status).toBe(404)
       expect(missing.json._tag).toBe("AssistantNotFound")
       const stranger = yield* signUp()
@@ -149,7 +166,11 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("imports ov
         ["/v1/imports/source", { format: "rasa", files: { "../domain.yml": "intents: [a]" }, target: newTarget("A") }],
         ["/v1/imports/source", { format: "rasa", files: {}, target: newTarget("A") }],
         ["/v1/imports/source", { format: "mermaid", content: "", target: newTarget("A") }],
-        ["/v1/imports/source", { format: "mermaid", content: chart("A"), target: { kind: "replace", agentId: "nope" } }],
+        ["/v1/imports/source", {
+          format: "mermaid",
+          content: chart("A"),
+          target: { kind: "replace", agentId: "nope" }
+        }],
         ["/v1/imports/drawio", { xml: "<mxGraphModel/>", target: newTarget("A"), extra: 1 }],
         ["/v1/imports/drawio", { target: newTarget("A") }]
       ]
@@ -167,11 +188,23 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("imports ov
       const owner = yield* signUp()
       const sources: ReadonlyArray<[string, unknown]> = [
         ["/v1/imports/drawio", { xml: " ", target: newTarget("Blank") }],
-        ["/v1/imports/drawio", { xml: "<!DOCTYPE x [<!ENTITY a \"a\">]><mxfile>&a;</mxfile>", target: newTarget("Doctype") }],
-        ["/v1/imports/source", { format: "mermaid", content: "sequenceDiagram\n A->>B: hi", fileName: "seq.mmd", target: newTarget("Seq") }],
+        ["/v1/imports/drawio", {
+          xml: "<!DOCTYPE x [<!ENTITY a \"a\">]><mxfile>&a;</mxfile>",
+          target: newTarget("Doctype")
+        }],
+        ["/v1/imports/source", {
+          format: "mermaid",
+          content: "sequenceDiagram\n A->>B: hi",
+          fileName: "seq.mmd",
+          target: newTarget("Seq")
+        }],
         ["/v1/imports/source", { format: "rasa", files: { "data/nlu.yml": "nlu: [" }, target: newTarget("Rasa") }],
         ["/v1/imports/source", { format: "dialogflow", files: { "agent.json": "{}" }, target: newTarget("DF") }],
-        ["/v1/imports/source", { format: "parley", content: "{\"format\":\"parley\",\"version\":2}", target: newTarget("P") }]
+        ["/v1/imports/source", {
+          format: "parley",
+          content: "{\"format\":\"parley\",\"version\":2}",
+          target: newTarget("P")
+        }]
       ]
       for (const [url, body] of sources) {
         const res = yield* postJson(owner, url, body)
@@ -180,7 +213,12 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("imports ov
         expect(res.json.problems.length).toBeGreaterThan(0)
         const recorded = yield* getJson(owner, `/v1/imports/${res.json.importId}`)
         expect(recorded.status).toBe(200)
-        expect(recorded.json).toMatchObject({ status: "failed", agentId: null, revision: null, format: res.json.format })
+        expect(recorded.json).toMatchObject({
+          status: "failed",
+          agentId: null,
+          revision: null,
+          format: res.json.format
+        })
         expect(recorded.json.report.warnings).toEqual(res.json.problems)
         expect(recorded.json.report.mapped).toEqual({ nodes: 0, edges: 0, subflows: 0, intents: 0, utterances: 0 })
       }

@@ -17,14 +17,49 @@ const at = (x: number, y: number) => ({ x, y })
 const graph = {
   nodes: [
     { id: "start", type: "start", position: at(0, 0), data: {} },
-    { id: "hello", type: "message", label: "Greeting \"quoted\" <b>", position: at(0, 100), data: { text: "Hi {{name}}!\nTwo lines; a semicolon", buttons: [{ label: "Go", payload: "/go" }] } },
-    { id: "ask", type: "question", position: at(0, 200), data: { prompt: "Size?", variable: "size", validation: { kind: "choice", options: [{ value: "s", label: "Small" }, { value: "l", label: "Large" }] } } },
-    { id: "route", type: "intent-router", position: at(0, 300), data: { intents: ["order_status", "refund"], slotVariables: { order_id: "the_order" } } },
-    { id: "check", type: "condition", position: at(0, 400), data: { cases: [{ key: "vip", expression: "vars.total > 100" }] } },
-    { id: "remember", type: "set-variable", position: at(0, 500), data: { variable: "ticket", value: { priority_level: 2 } } },
+    {
+      id: "hello",
+      type: "message",
+      label: "Greeting \"quoted\" <b>",
+      position: at(0, 100),
+      data: { text: "Hi {{name}}!\nTwo lines; a semicolon", buttons: [{ label: "Go", payload: "/go" }] }
+    },
+    {
+      id: "ask",
+      type: "question",
+      position: at(0, 200),
+      data: {
+        prompt: "Size?",
+        variable: "size",
+        validation: { kind: "choice", options: [{ value: "s", label: "Small" }, { value: "l", label: "Large" }] }
+      }
+    },
+    {
+      id: "route",
+      type: "intent-router",
+      position: at(0, 300),
+      data: { intents: ["order_status", "refund"], slotVariables: { order_id: "the_order" } }
+    },
+    {
+      id: "check",
+      type: "condition",
+      position: at(0, 400),
+      data: { cases: [{ key: "vip", expression: "vars.total > 100" }] }
+    },
+    {
+      id: "remember",
+      type: "set-variable",
+      position: at(0, 500),
+      data: { variable: "ticket", value: { priority_level: 2 } }
+    },
     { id: "think", type: "ai", position: at(0, 600), data: { prompt: "Summarise", resultVariable: "summary" } },
     { id: "human", type: "handoff", position: at(200, 600), data: { target: { kind: "default" } } },
-    { id: "to_billing", type: "jump", position: at(0, 700), data: { target: { kind: "subflow", subflowId: "billing" } } },
+    {
+      id: "to_billing",
+      type: "jump",
+      position: at(0, 700),
+      data: { target: { kind: "subflow", subflowId: "billing" } }
+    },
     { id: "end", type: "end", position: at(0, 800), data: { outcome: "resolved" } },
     { id: "bill", type: "message", subflow: "billing", position: at(400, 0), data: { text: "Billing" } },
     { id: "bill_end", type: "end", subflow: "billing", position: at(400, 100), data: {} }
@@ -75,7 +110,9 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("export the
       const owner = yield* signUp()
       const created = yield* postJson(owner, "/v1/agents", { name: "Round trip" })
       const agentId = created.json.id
-      const put = yield* exchange(as(HttpClientRequest.put(`/v1/agents/${agentId}/flow`).pipe(HttpClientRequest.bodyUnsafeJson(graph)), owner))
+      const put = yield* exchange(
+        as(HttpClientRequest.put(`/v1/agents/${agentId}/flow`).pipe(HttpClientRequest.bodyUnsafeJson(graph)), owner)
+      )
       expect(put.status, put.text.slice(0, 300)).toBe(200)
       yield* roundTrip(owner, agentId)
     }))

@@ -49,8 +49,12 @@ const page = (id: string, name: string, meta: unknown, nodes: ReadonlyArray<Flow
         `<mxGeometry relative="1" as="geometry" /></mxCell></object>`
     )
   }
-  return `  <diagram id="${escape(id)}" name="${escape(name)}"${meta === undefined ? "" : ` parley="${escape(JSON.stringify(meta))}"`}>\n` +
-    `    <mxGraphModel grid="1" gridSize="10" page="1"><root>\n      ${cells.join("\n      ")}\n    </root></mxGraphModel>\n  </diagram>`
+  return `  <diagram id="${escape(id)}" name="${escape(name)}"${
+    meta === undefined ? "" : ` parley="${escape(JSON.stringify(meta))}"`
+  }>\n` +
+    `    <mxGraphModel grid="1" gridSize="10" page="1"><root>\n      ${
+      cells.join("\n      ")
+    }\n    </root></mxGraphModel>\n  </diagram>`
 }
 
 export const exportDrawio = (flow: Pick<Flow, "nodes" | "edges" | "subflows">, title: string): string => {

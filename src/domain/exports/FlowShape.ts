@@ -20,7 +20,12 @@ export const flowShape = (flow: Pick<Flow, "nodes" | "edges" | "subflows">): Flo
   const plain = new Map(
     flow.nodes.map((node) => [
       node.id as string,
-      canonicalJson({ type: node.type, label: node.label ?? null, subflow: node.subflow === undefined ? null : subflowName.get(node.subflow) ?? null, data: node.data })
+      canonicalJson({
+        type: node.type,
+        label: node.label ?? null,
+        subflow: node.subflow === undefined ? null : subflowName.get(node.subflow) ?? null,
+        data: node.data
+      })
     ])
   )
   const key = new Map(flow.nodes.map((node) => {
@@ -33,8 +38,15 @@ export const flowShape = (flow: Pick<Flow, "nodes" | "edges" | "subflows">): Flo
   return {
     nodes: [...key.values()].sort(),
     edges: flow.edges.map((edge) =>
-      canonicalJson({ from: key.get(edge.source) ?? null, to: key.get(edge.target) ?? null, route: routeOf(edge), label: edge.label ?? null })
+      canonicalJson({
+        from: key.get(edge.source) ?? null,
+        to: key.get(edge.target) ?? null,
+        route: routeOf(edge),
+        label: edge.label ?? null
+      })
     ).sort(),
-    subflows: flow.subflows.map((subflow) => canonicalJson({ name: subflow.name, entry: key.get(subflow.entryNodeId) ?? null })).sort()
+    subflows: flow.subflows.map((subflow) =>
+      canonicalJson({ name: subflow.name, entry: key.get(subflow.entryNodeId) ?? null })
+    ).sort()
   }
 }

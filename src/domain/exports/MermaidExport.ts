@@ -24,7 +24,12 @@ const shapes: Record<FlowNode["type"], readonly [string, string]> = {
 
 /** Mermaid label text: quoted, with its quotes and line breaks escaped. */
 const quoted = (text: string) =>
-  `"${text.replace(/&/g, "#amp;").replace(/"/g, "#quot;").replace(/</g, "#lt;").replace(/>/g, "#gt;").replace(/\n/g, "<br/>")}"`
+  `"${
+    text.replace(/&/g, "#amp;").replace(/"/g, "#quot;").replace(/</g, "#lt;").replace(/>/g, "#gt;").replace(
+      /\n/g,
+      "<br/>"
+    )
+  }"`
 
 const json = (value: unknown) => JSON.stringify(value).replace(/\n/g, "\\n")
 
@@ -35,7 +40,9 @@ export const exportMermaid = (flow: Pick<Flow, "nodes" | "edges" | "subflows">):
     const [open, close] = shapes[node.type]
     const r = ref.get(node.id)!
     lines.push(`${indent}${r}${open}${quoted(nodeText(node))}${close}`)
-    lines.push(`${indent}%% parley:node ${json({ ref: r, id: node.id, type: node.type, label: node.label, data: node.data })}`)
+    lines.push(
+      `${indent}%% parley:node ${json({ ref: r, id: node.id, type: node.type, label: node.label, data: node.data })}`
+    )
   }
   for (const node of flow.nodes.filter((n) => n.subflow === undefined)) nodeLines(node, "  ")
   for (const subflow of flow.subflows) {

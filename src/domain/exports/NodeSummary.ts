@@ -26,7 +26,9 @@ export const nodeText = (node: FlowNode): string => {
     case "handoff":
       return "Hand off"
     case "jump":
-      return node.data.target.kind === "node" ? `Go to ${node.data.target.nodeId}` : `Go to ${node.data.target.subflowId}`
+      return node.data.target.kind === "node"
+        ? `Go to ${node.data.target.nodeId}`
+        : `Go to ${node.data.target.subflowId}`
     case "end":
       return node.data.outcome === undefined ? "End" : `End (${node.data.outcome})`
   }

@@ -24,7 +24,10 @@ const slices = function*(data: Uint8Array): Generator<readonly [Uint8Array, bool
 }
 
 /** The inflated bytes, or a reason they could not be had. */
-export type Inflated = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly reason: string }
+export type Inflated = { readonly ok: true; readonly bytes: Uint8Array } | {
+  readonly ok: false
+  readonly reason: string
+}
 
 const concat = (chunks: ReadonlyArray<Uint8Array>, total: number) => {
   const out = new Uint8Array(total)

@@ -9,7 +9,14 @@
  * to a router of those follow-up intents.
  */
 import type { ImportWarning } from "../assistants/Import.js"
-import { type Conversion, type DraftEdge, type DraftIntent, type DraftNode, finishDraft, unreadable } from "./ImportDraft.js"
+import {
+  type Conversion,
+  type DraftEdge,
+  type DraftIntent,
+  type DraftNode,
+  finishDraft,
+  unreadable
+} from "./ImportDraft.js"
 import { makeReportBuilder, type ReportBuilder } from "./ImportReportBuilder.js"
 import { clip, intentNameFrom, labelOf, makeIdAllocator, variableNameFrom } from "./ImportText.js"
 
@@ -74,7 +81,10 @@ const readAgent = (files: Readonly<Record<string, string>>, report: ReportBuilde
       if (entry[2] === language || !entries.has(entry[1]!)) entries.set(entry[1]!, arr(json))
     } else if (/(^|\/)entities\//.test(path)) {
       entityNames.push({ json: json as Json, file: path })
-    } else if (typeof (json as Json)["name"] === "string" && ((json as Json)["responses"] !== undefined || (json as Json)["userSays"] !== undefined)) {
+    } else if (
+      typeof (json as Json)["name"] === "string" &&
+      ((json as Json)["responses"] !== undefined || (json as Json)["userSays"] !== undefined)
+    ) {
       result.intents.push({ json: json as Json, file: path, usersays: [] })
     } else {
       report.warn("unsupported-element", `${path} is neither an intent nor an entity: left out`, { file: path })
@@ -91,10 +101,17 @@ const readAgent = (files: Readonly<Record<string, string>>, report: ReportBuilde
       const value = String(e["value"] ?? "").trim()
       return value.length === 0 ? [] : [{
         value,
-        synonyms: arr(e["synonyms"]).map(String).map((s) => s.trim()).filter((s) => s.length > 0 && s !== value).slice(0, 200)
+        synonyms: arr(e["synonyms"]).map(String).map((s) => s.trim()).filter((s) => s.length > 0 && s !== value).slice(
+          0,
+          200
+        )
       }]
     })
-    if (json["isRegexp"] === true) report.warn("unsupported-feature", `Entity ${json["name"]} is a regexp entity: its entries are kept as values`, { file })
+    if (json["isRegexp"] === true) {
+      report.warn("unsupported-feature", `Entity ${json["name"]} is a regexp entity: its entries are kept as values`, {
+        file
+      })
+    }
     result.entities.set(String(json["name"] ?? stem), values)
   }
   if (result.intents.length === 0) {
@@ -129,25 +146,43 @@ export const importDialogflow = (files: Readonly<Record<string, string>>): Conve
       const type = String(p["dataType"] ?? "")
       if (type === "") return []
       const slotName = intentNameFrom(String(p["name"]), "param")
-      if (builtins[type] !== undefined) return [{ name: slotName, entity: { kind: builtins[type] }, required: p["required"] === true }]
+      if (builtins[type] !== undefined) {
+        return [{ name: slotName, entity: { kind: builtins[type] }, required: p["required"] === true }]
+      }
       const values = agent.entities.get(type.replace(/^@/, ""))
       if (values === undefined || values.length === 0) {
-        report.warn("unsupported-feature", `Intent ${name}: parameter ${p["name"]} of ${type} has no importable entity`, { file })
+        report.warn(
+          "unsupported-feature",
+          `Intent ${name}: parameter ${p["name"]} of ${type} has no importable entity`,
+          { file }
+        )
         return []
       }
-      if (values.length > 5000) report.warn("truncated", `Entity ${type}: ${values.length} entries, the first 5,000 kept`, { file })
-      return [{ name: slotName, entity: { kind: "list", values: values.slice(0, 5000) }, required: p["required"] === true }]
+      if (values.length > 5000) {
+        report.warn("truncated", `Entity ${type}: ${values.length} entries, the first 5,000 kept`, { file })
+      }
+      return [{
+        name: slotName,
+        entity: { kind: "list", values: values.slice(0, 5000) },
+        required: p["required"] === true
+      }]
     })
     intents.push({
       name,
-      utterances: objects(usersays).map((u) => objects(u["data"]).map((part) => typeof part["text"] === "string" ? part["text"] : "").join("")),
+      utterances: objects(usersays).map((u) =>
+        objects(u["data"]).map((part) => typeof part["text"] === "string" ? part["text"] : "").join("")
+      ),
       slots
     })
     const messages = objects(response?.["messages"])
     const speech = messages.filter((m) => (m["type"] === 0 || m["type"] === "0") && m["platform"] === undefined)
-      .flatMap((m) => (Array.isArray(m["speech"]) ? m["speech"] : [m["speech"]])).filter((s: unknown) => typeof s === "string" && s.trim().length > 0) as Array<string>
+      .flatMap((m) => (Array.isArray(m["speech"]) ? m["speech"] : [m["speech"]])).filter((s: unknown) =>
+        typeof s === "string" && s.trim().length > 0
+      ) as Array<string>
     if (messages.some((m) => m["platform"] !== undefined || (m["type"] !== 0 && m["type"] !== "0"))) {
-      report.warn("unsupported-feature", `Intent ${name}: rich or platform-specific responses are not imported`, { file })
+      report.warn("unsupported-feature", `Intent ${name}: rich or platform-specific responses are not imported`, {
+        file
+      })
     }
     const events = objects(json["events"]).map((e) => String(e["name"] ?? ""))
     return { name, file, json, inputs, outputs, params, speech, events, fallback: json["fallbackIntent"] === true }
@@ -177,18 +212,37 @@ export const importDialogflow = (files: Readonly<Record<string, string>>): Conve
         }
       }, { kind: "answered" })
     }
-    const text = intent.speech[0]?.replace(/\$([A-Za-z_][A-Za-z0-9_]*)(\.original)?/g, "{{$1}}").replace(/#[\w-]+\.([A-Za-z_][A-Za-z0-9_]*)/g, "{{$1}}")
+    const text = intent.speech[0]?.replace(/\$([A-Za-z_][A-Za-z0-9_]*)(\.original)?/g, "{{$1}}").replace(
+      /#[\w-]+\.([A-Za-z_][A-Za-z0-9_]*)/g,
+      "{{$1}}"
+    )
     if (text !== undefined) {
-      push({ id: allocate(intent.name), type: "message", label: labelOf(intent.name), data: { text: clip(text, 4000) } }, { kind: "next" })
+      push({
+        id: allocate(intent.name),
+        type: "message",
+        label: labelOf(intent.name),
+        data: { text: clip(text, 4000) }
+      }, { kind: "next" })
     } else if (intent.json["webhookUsed"] === true) {
-      report.warn("unsupported-feature", `Intent ${intent.name} answers through a fulfilment webhook, which is not imported`, { file: intent.file })
-      push({ id: allocate(intent.name), type: "message", label: labelOf(intent.name), data: { text: `(${intent.name}: answered by a webhook in Dialogflow)` } }, { kind: "next" })
+      report.warn(
+        "unsupported-feature",
+        `Intent ${intent.name} answers through a fulfilment webhook, which is not imported`,
+        { file: intent.file }
+      )
+      push({
+        id: allocate(intent.name),
+        type: "message",
+        label: labelOf(intent.name),
+        data: { text: `(${intent.name}: answered by a webhook in Dialogflow)` }
+      }, { kind: "next" })
     }
     return { end: cursor, route: currentRoute }
   }
 
   const byContext = new Map<string, Array<(typeof info)[number]>>()
-  for (const intent of info) for (const ctx of intent.inputs) byContext.set(ctx, [...(byContext.get(ctx) ?? []), intent])
+  for (const intent of info) {
+    for (const ctx of intent.inputs) byContext.set(ctx, [...(byContext.get(ctx) ?? []), intent])
+  }
   const produced = new Set(info.flatMap((i) => i.outputs))
   const placed = new Set<string>()
 
@@ -223,7 +277,13 @@ export const importDialogflow = (files: Readonly<Record<string, string>>): Conve
   for (const intent of info) {
     if (intent === fallback || intent === welcome) continue
     if (intent.inputs.length === 0 || !intent.inputs.some((c) => produced.has(c))) {
-      if (intent.inputs.length > 0) report.warn("unresolved-reference", `Intent ${intent.name} needs contexts no intent sets: it hangs off the main router`, { file: intent.file })
+      if (intent.inputs.length > 0) {
+        report.warn(
+          "unresolved-reference",
+          `Intent ${intent.name} needs contexts no intent sets: it hangs off the main router`,
+          { file: intent.file }
+        )
+      }
       place(intent, root, 0)
     }
   }

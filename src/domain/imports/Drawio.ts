@@ -49,12 +49,21 @@ const styleOf = (style: string | undefined): Map<string, string> => {
 const shapeOf = (style: Map<string, string>, label: string): ShapeKind => {
   const shape = style.get("shape") ?? ""
   const has = (token: string) => style.has(token) || shape === token
-  if (has("swimlane") || has("group") || style.get("container") === "1" || shape.includes("swimlane") || shape === "table" || shape.includes("lifeline") || shape.includes("pool") || shape.includes("lane")) return "container"
-  if (has("text") || has("edgeLabel") || has("image") || shape === "note" || shape.includes("annotation") || shape === "callout") return "text"
+  if (
+    has("swimlane") || has("group") || style.get("container") === "1" || shape.includes("swimlane") ||
+    shape === "table" || shape.includes("lifeline") || shape.includes("pool") || shape.includes("lane")
+  ) return "container"
+  if (
+    has("text") || has("edgeLabel") || has("image") || shape === "note" || shape.includes("annotation") ||
+    shape === "callout"
+  ) return "text"
   if (has("rhombus") || shape.includes("decision") || shape.includes("gateway")) return "decision"
   if (shape === "endState" || shape.includes("terminate") || has("doubleEllipse") || shape.includes("end")) return "end"
   if (shape.includes("manual_input") || shape === "manualInput") return "input"
-  if (shape.includes("terminator") || shape.includes("start_") || shape.includes("bpmn.event") || has("ellipse") || shape === "ellipse" || shape === "startState") {
+  if (
+    shape.includes("terminator") || shape.includes("start_") || shape.includes("bpmn.event") || has("ellipse") ||
+    shape === "ellipse" || shape === "startState"
+  ) {
     return label.trim().length === 0 && style.get("fillColor")?.toLowerCase() === "#000000" ? "start" : "terminal"
   }
   return "process"
@@ -167,7 +176,9 @@ const pageOf = (name: string, pageId: string, model: Element, pageMeta: unknown,
     !cell.vertex && !cell.edge && cell.parent !== undefined && !roots.has(cell.parent)
   )
   if (others.length > 0) {
-    report.warn("unsupported-element", `${others.length} cells that are neither shapes nor connectors were left out`, { page: name })
+    report.warn("unsupported-element", `${others.length} cells that are neither shapes nor connectors were left out`, {
+      page: name
+    })
     report.skip(others.length)
   }
   return { sourceId: pageId, name, nodes, edges, subflow: pageMeta }
@@ -247,7 +258,11 @@ export const readDrawioPages = (
       ? decompress(diagram["#text"])
       : { reason: "it is empty" }
     if (decoded.model === undefined) {
-      const warning: ImportWarning = { code: "unreadable", message: `Page ${name}: ${decoded.reason}`, location: { page: name } }
+      const warning: ImportWarning = {
+        code: "unreadable",
+        message: `Page ${name}: ${decoded.reason}`,
+        location: { page: name }
+      }
       problems.push(warning)
       report.warn(warning.code, warning.message, warning.location)
       return

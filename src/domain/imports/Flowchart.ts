@@ -78,7 +78,11 @@ const metaNode = (node: ChartNode, report: ReportBuilder) => {
       data: m.data
     }))
   if (Either.isLeft(meta) || Either.isLeft(whole)) {
-    report.warn("unknown-node-type", `Node ${node.sourceId}: its Parley metadata does not describe a node; read by shape`, node.location)
+    report.warn(
+      "unknown-node-type",
+      `Node ${node.sourceId}: its Parley metadata does not describe a node; read by shape`,
+      node.location
+    )
     return undefined
   }
   return meta.right
@@ -143,14 +147,24 @@ export const chartToDraft = (pages: ReadonlyArray<ChartPage>, mainIndex: number,
         mapping = { type: meta.type, data: meta.data, label: meta.label }
       } else {
         if ((node.shape === "text" || node.shape === "container") && outs.length === 0 && ins === 0) {
-          report.warn("unsupported-element", `${node.shape === "text" ? "Text" : "Container"} ${clip(node.label, 40) || node.sourceId} is not a step and was left out`, node.location)
+          report.warn(
+            "unsupported-element",
+            `${node.shape === "text" ? "Text" : "Container"} ${
+              clip(node.label, 40) || node.sourceId
+            } is not a step and was left out`,
+            node.location
+          )
           report.skip()
           continue
         }
         const blank = node.label.trim().length === 0
         const terminalLike = node.shape === "start" || node.shape === "end" || node.shape === "terminal"
         if (blank && !terminalLike && outs.length === 0 && ins === 0) {
-          report.warn("unsupported-element", `Shape ${node.sourceId} has no text and no connector: left out`, node.location)
+          report.warn(
+            "unsupported-element",
+            `Shape ${node.sourceId} has no text and no connector: left out`,
+            node.location
+          )
           report.skip()
           continue
         }
@@ -202,7 +216,11 @@ export const chartToDraft = (pages: ReadonlyArray<ChartPage>, mainIndex: number,
         if (!ids.has(edge.target!)) continue
         const edgeMeta = edge.meta === undefined ? undefined : Schema.decodeUnknownOption(EdgeMeta)(edge.meta)
         if (edge.meta !== undefined && edgeMeta?._tag !== "Some") {
-          report.warn("unsupported-element", "A connector's Parley metadata is not a route: read by its label", edge.location)
+          report.warn(
+            "unsupported-element",
+            "A connector's Parley metadata is not a route: read by its label",
+            edge.location
+          )
         }
         const metaRoute = edgeMeta?._tag === "Some" ? edgeMeta.value : undefined
         const { id: metaId, label: metaLabel, ...metaKind } = metaRoute ?? { id: undefined, label: undefined }
@@ -226,7 +244,9 @@ export const chartToDraft = (pages: ReadonlyArray<ChartPage>, mainIndex: number,
         continue
       }
       const pageIds = new Set(pageNodes.map((n) => n.id))
-      const targets = new Set(edges.slice(firstPageEdge).filter((edge) => pageIds.has(edge.target)).map((e) => e.target))
+      const targets = new Set(
+        edges.slice(firstPageEdge).filter((edge) => pageIds.has(edge.target)).map((e) => e.target)
+      )
       const name = clip(
         (subflowMeta?._tag === "Some" ? subflowMeta.value.name : page.name).trim() || `Page ${pageIndex + 1}`,
         120
@@ -251,7 +271,9 @@ export const chartToDraft = (pages: ReadonlyArray<ChartPage>, mainIndex: number,
     const start = allocateNode("start")
     report.warn("missing-start", "The diagram has no start shape: a start node was added before its first step")
     nodes.unshift({ id: start, type: "start", data: {}, label: "Start" })
-    if (first !== undefined) edges.push({ id: allocateEdge(), source: start, target: first.id, route: { kind: "next" } })
+    if (first !== undefined) {
+      edges.push({ id: allocateEdge(), source: start, target: first.id, route: { kind: "next" } })
+    }
   }
 
   return { nodes, edges, subflows, intents: [...intents.values()] }
@@ -271,7 +293,11 @@ const mapShape = (
   const label = labelOf(text)
   const message = (): Mapping => {
     if (text.length === 0) {
-      report.warn("unsupported-element", `Shape ${node.sourceId} has no text: it became an empty message`, node.location)
+      report.warn(
+        "unsupported-element",
+        `Shape ${node.sourceId} has no text: it became an empty message`,
+        node.location
+      )
     }
     return { type: "message", data: { text: clip(text || "…", 4000) }, label }
   }
@@ -286,7 +312,11 @@ const mapShape = (
       return message()
     case "decision": {
       if (outs.length === 0) {
-        report.warn("unsupported-element", `Decision ${clip(shown, 40)} leads nowhere: it became a message`, node.location)
+        report.warn(
+          "unsupported-element",
+          `Decision ${clip(shown, 40)} leads nowhere: it became a message`,
+          node.location
+        )
         return message()
       }
       const labels = outs.map((edge) => normal(edge.label)).filter((l) => l.length > 0)
@@ -299,7 +329,9 @@ const mapShape = (
         }))
         report.warn(
           "unsupported-feature",
-          `Decision ${clip(shown, 60)} became a condition on vars.${variable}: set it earlier in the flow or edit the expression`,
+          `Decision ${
+            clip(shown, 60)
+          } became a condition on vars.${variable}: set it earlier in the flow or edit the expression`,
           node.location
         )
         return { type: "condition", data: { cases }, label }
@@ -311,7 +343,11 @@ const mapShape = (
       ]
       if (names.length === 0) {
         const variable = variableNameFrom(text, "decision")
-        report.warn("unlabelled-edge", `Decision ${clip(shown, 40)} has no labelled branch: a condition on vars.${variable} was made`, node.location)
+        report.warn(
+          "unlabelled-edge",
+          `Decision ${clip(shown, 40)} has no labelled branch: a condition on vars.${variable} was made`,
+          node.location
+        )
         return { type: "condition", data: { cases: [{ key: "yes", expression: `vars.${variable} = true` }] }, label }
       }
       for (const edge of outs) {
@@ -359,7 +395,11 @@ const routeEdges = (
         const l = normal(edge.label)
         if (l.length === 0 || (hasTrue && falsy.has(l))) {
           if (++fallbacks > 1) {
-            report.warn("unlabelled-edge", `Decision ${node.sourceId} has more than one otherwise-branch`, edge.location)
+            report.warn(
+              "unlabelled-edge",
+              `Decision ${node.sourceId} has more than one otherwise-branch`,
+              edge.location
+            )
           }
           return { edge, route: { kind: "fallback" } }
         }
@@ -387,7 +427,9 @@ const routeEdges = (
       if (outs.length > 1 && outs.every((edge) => edge.meta === undefined)) {
         report.warn(
           "unsupported-feature",
-          `Step ${clip(node.label.replace(/\s+/g, " "), 40) || node.sourceId} has ${outs.length} ways out with nothing to choose between them: review it`,
+          `Step ${
+            clip(node.label.replace(/\s+/g, " "), 40) || node.sourceId
+          } has ${outs.length} ways out with nothing to choose between them: review it`,
           node.location
         )
       }

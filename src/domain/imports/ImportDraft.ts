@@ -6,7 +6,7 @@
  * left nothing usable.
  */
 import { Either, ParseResult, Schema } from "effect"
-import { FLOW_LIMITS, Subflow as SubflowSchema, type Subflow } from "../assistants/Flow.js"
+import { FLOW_LIMITS, type Subflow, Subflow as SubflowSchema } from "../assistants/Flow.js"
 import { FlowEdge } from "../assistants/FlowEdge.js"
 import { FlowNode } from "../assistants/FlowNode.js"
 import { checkFlowStructure } from "../assistants/FlowStructure.js"
@@ -14,7 +14,7 @@ import type { ImportReport, ImportWarning } from "../assistants/Import.js"
 import { IntentCreate } from "../assistants/Intent.js"
 import { distinctUtterances } from "../assistants/Utterances.js"
 import { layoutPositions } from "./ImportLayout.js"
-import { makeReportBuilder, reportOf, type ReportBuilder } from "./ImportReportBuilder.js"
+import { makeReportBuilder, type ReportBuilder, reportOf } from "./ImportReportBuilder.js"
 
 type Location = NonNullable<ImportWarning["location"]>
 

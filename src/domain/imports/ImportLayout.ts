@@ -51,6 +51,9 @@ export const layoutPositions = (
     const key = `${band}:${row}`
     const column = usedInRow.get(key) ?? 0
     usedInRow.set(key, column + 1)
-    return { ...node, position: { x: Math.min(band * COLUMN * 8 + column * COLUMN, 999_000), y: Math.min(row * ROW, 999_000) } }
+    return {
+      ...node,
+      position: { x: Math.min(band * COLUMN * 8 + column * COLUMN, 999_000), y: Math.min(row * ROW, 999_000) }
+    }
   })
 }

@@ -82,10 +82,14 @@ const decoder = new TextDecoder("utf-8", { fatal: true })
 export const convertArchive = (format: Extract<ImportFormat, "rasa" | "dialogflow">, archive: Uint8Array): Conversion =>
   guarded(() => {
     const unzipped = unzipBounded(archive)
-    if (!unzipped.ok) return unreadable([{ code: "unreadable", message: `The archive was refused: ${unzipped.reason}` }])
+    if (!unzipped.ok) {
+      return unreadable([{ code: "unreadable", message: `The archive was refused: ${unzipped.reason}` }])
+    }
     const texts = new Map<string, string>()
     for (const [path, bytes] of unzipped.files) {
-      if (path.startsWith("__MACOSX/") || path.split("/").some((part) => part === ".." || part.startsWith("."))) continue
+      if (path.startsWith("__MACOSX/") || path.split("/").some((part) => part === ".." || part.startsWith("."))) {
+        continue
+      }
       try {
         texts.set(path, decoder.decode(bytes))
       } catch {

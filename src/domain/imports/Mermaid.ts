@@ -62,7 +62,8 @@ const namedShapes: Record<string, ShapeKind> = {
 }
 
 const ID = /^[\p{L}\p{N}_$][\p{L}\p{N}_$]*(?:-(?![-.>])[\p{L}\p{N}_$]+)*/u
-const TEXT_LINK = /^\s*(?:[\p{L}\p{N}_]+@)?([<xo]?)(--|==|-\.)(?![-=.>])\s+(.+?)\s+(-{2,}[>xo]|-{3,}|={2,}[>xo]|={3,}|\.-+[>]?)/u
+const TEXT_LINK =
+  /^\s*(?:[\p{L}\p{N}_]+@)?([<xo]?)(--|==|-\.)(?![-=.>])\s+(.+?)\s+(-{2,}[>xo]|-{3,}|={2,}[>xo]|={3,}|\.-+[>]?)/u
 const LINK = /^\s*(?:[\p{L}\p{N}_]+@)?([<xo]?)(-{2,}[>xo]|-{3,}|={2,}[>xo]|={3,}|-\.+->?|~{3,})/u
 
 interface Cursor {
@@ -309,7 +310,8 @@ export const readMermaid = (
       if (subgraph !== null) {
         const spec = subgraph[1]!.trim()
         const named = /^([\p{L}\p{N}_-]+)\s*\[(.*)\]$/u.exec(spec)
-        const id = named?.[1] ?? (spec.startsWith("\"") ? `subgraph_${parsed.subgraphs.size + 1}` : spec.split(/\s+/)[0]!)
+        const id = named?.[1] ??
+          (spec.startsWith("\"") ? `subgraph_${parsed.subgraphs.size + 1}` : spec.split(/\s+/)[0]!)
         parsed.subgraphs.set(id, { name: labelText(named?.[2] ?? spec) })
         stack.push(id)
         lastSubgraph = id
@@ -344,12 +346,22 @@ export const readMermaid = (
     }
   }
   if (parsed.nodes.size === 0) {
-    return { problems: [{ code: "unreadable", message: "The flowchart has no node", ...(file === undefined ? {} : { location: { file } }) }] }
+    return {
+      problems: [{
+        code: "unreadable",
+        message: "The flowchart has no node",
+        ...(file === undefined ? {} : { location: { file } })
+      }]
+    }
   }
   const subgraphMeta = [...parsed.subgraphs.entries()].filter(([, sg]) => sg.meta !== undefined)
   const flattened = [...parsed.subgraphs.keys()].filter((id) => parsed.subgraphs.get(id)!.meta === undefined)
   if (flattened.length > 0) {
-    report.warn("unsupported-feature", `Subgraphs ${flattened.slice(0, 10).join(", ")} are groups only: their nodes joined the flow`, { file })
+    report.warn(
+      "unsupported-feature",
+      `Subgraphs ${flattened.slice(0, 10).join(", ")} are groups only: their nodes joined the flow`,
+      { file }
+    )
   }
   const toNode = ([id, node]: [string, Parsed["nodes"] extends Map<string, infer V> ? V : never]): ChartNode => ({
     sourceId: id,

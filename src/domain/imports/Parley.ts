@@ -19,11 +19,19 @@ export const importParley = (content: string, file?: string): Conversion => {
   }
   const version = (json as { version?: unknown } | null)?.version
   if (typeof version === "number" && version !== 1) {
-    return unreadable([{ code: "unreadable", message: `Parley document version ${version} is not known (1 is)`, ...location }])
+    return unreadable([{
+      code: "unreadable",
+      message: `Parley document version ${version} is not known (1 is)`,
+      ...location
+    }])
   }
   const document = decode(json, { onExcessProperty: "error" })
   if (Either.isLeft(document)) {
-    return unreadable([{ code: "unreadable", message: `Not a Parley document: ${schemaProblem(document.left)}`, ...location }])
+    return unreadable([{
+      code: "unreadable",
+      message: `Not a Parley document: ${schemaProblem(document.left)}`,
+      ...location
+    }])
   }
   const report = makeReportBuilder()
   const { flow, intents } = document.right

@@ -8,7 +8,14 @@
  */
 import { parse as parseYaml } from "yaml"
 import type { ImportWarning } from "../assistants/Import.js"
-import { type Conversion, type DraftEdge, type DraftIntent, type DraftNode, finishDraft, unreadable } from "./ImportDraft.js"
+import {
+  type Conversion,
+  type DraftEdge,
+  type DraftIntent,
+  type DraftNode,
+  finishDraft,
+  unreadable
+} from "./ImportDraft.js"
 import { makeReportBuilder, type ReportBuilder } from "./ImportReportBuilder.js"
 import { clip, intentNameFrom, labelOf, makeIdAllocator, variableNameFrom } from "./ImportText.js"
 
@@ -20,9 +27,15 @@ const list = (value: unknown): ReadonlyArray<unknown> => (Array.isArray(value) ?
 /** The `- example` lines of an `examples: |` block. */
 const examplesOf = (value: unknown): ReadonlyArray<string> =>
   typeof value === "string"
-    ? value.split("\n").map((line) => line.trim()).filter((line) => line.startsWith("- ")).map((line) => line.slice(2).trim())
+    ? value.split("\n").map((line) => line.trim()).filter((line) => line.startsWith("- ")).map((line) =>
+      line.slice(2).trim()
+    )
     : list(value).flatMap((item) =>
-      isObject(item) ? (typeof item["text"] === "string" ? [item["text"]] : []) : item === null || item === undefined ? [] : [String(item)]
+      isObject(item)
+        ? (typeof item["text"] === "string" ? [item["text"]] : [])
+        : item === null || item === undefined
+        ? []
+        : [String(item)]
     )
 
 const ANNOTATION = /\[([^\]]+)\](?:\(([^)]+)\)|(\{[^}]*\}))/g
@@ -62,7 +75,14 @@ interface Project {
 }
 
 const readProject = (files: Readonly<Record<string, string>>, report: ReportBuilder): Project | ImportWarning[] => {
-  const project: Project = { nlu: [], stories: [], responses: new Map(), forms: new Map(), slots: new Map(), domainIntents: [] }
+  const project: Project = {
+    nlu: [],
+    stories: [],
+    responses: new Map(),
+    forms: new Map(),
+    slots: new Map(),
+    domainIntents: []
+  }
   const problems: Array<ImportWarning> = []
   let recognised = 0
   for (const [file, text] of Object.entries(files)) {
@@ -75,7 +95,11 @@ const readProject = (files: Readonly<Record<string, string>>, report: ReportBuil
     try {
       doc = parseYaml(text, { maxAliasCount: 100 })
     } catch (error) {
-      const warning: ImportWarning = { code: "unreadable", message: `${file}: ${String((error as Error).message).split("\n")[0]}`, location: { file } }
+      const warning: ImportWarning = {
+        code: "unreadable",
+        message: `${file}: ${String((error as Error).message).split("\n")[0]}`,
+        location: { file }
+      }
       problems.push(warning)
       report.warn(warning.code, warning.message, warning.location)
       continue
@@ -90,9 +114,16 @@ const readProject = (files: Readonly<Record<string, string>>, report: ReportBuil
       continue
     }
     let known = false
-    for (const item of list(doc["nlu"])) if (isObject(item)) project.nlu.push({ item, file }), (known = true)
-    for (const item of list(doc["stories"])) if (isObject(item)) project.stories.push({ item, file, kind: "story" }), (known = true)
-    for (const item of list(doc["rules"])) if (isObject(item)) project.stories.push({ item, file, kind: "rule" }), (known = true)
+    for (const item of list(doc["nlu"]).filter(isObject)) {
+      project.nlu.push({ item, file })
+      known = true
+    }
+    for (const kind of ["story", "rule"] as const) {
+      for (const item of list(doc[kind === "story" ? "stories" : "rules"]).filter(isObject)) {
+        project.stories.push({ item, file, kind })
+        known = true
+      }
+    }
     const responses = doc["responses"] ?? doc["templates"]
     if (isObject(responses)) {
       known = true
@@ -108,7 +139,9 @@ const readProject = (files: Readonly<Record<string, string>>, report: ReportBuil
         project.forms.set(name, required)
       }
     } else if (Array.isArray(doc["forms"])) {
-      report.warn("unsupported-feature", `${file}: forms without required_slots (Rasa 1.x) have no questions to ask`, { file })
+      report.warn("unsupported-feature", `${file}: forms without required_slots (Rasa 1.x) have no questions to ask`, {
+        file
+      })
       for (const name of doc["forms"]) project.forms.set(String(name), [])
     }
     if (isObject(doc["slots"])) {
@@ -129,7 +162,9 @@ const readProject = (files: Readonly<Record<string, string>>, report: ReportBuil
     else report.warn("unsupported-element", `${file} holds nothing Rasa imports from`, { file })
   }
   if (recognised === 0) {
-    return problems.length > 0 ? problems : [{ code: "unreadable", message: "No Rasa nlu, stories, rules or domain data in the files" }]
+    return problems.length > 0
+      ? problems
+      : [{ code: "unreadable", message: "No Rasa nlu, stories, rules or domain data in the files" }]
   }
   return project
 }
@@ -162,7 +197,9 @@ const nluOf = (project: Project, report: ReportBuilder): Array<DraftIntent> => {
     } else if (typeof item["lookup"] === "string") {
       lookups.set(item["lookup"], examplesOf(item["examples"]) as Array<string>)
     } else {
-      report.warn("unsupported-element", `An nlu item that is not an intent, synonym, regex or lookup was left out`, { file })
+      report.warn("unsupported-element", `An nlu item that is not an intent, synonym, regex or lookup was left out`, {
+        file
+      })
       report.skip()
     }
   }
@@ -175,7 +212,10 @@ const nluOf = (project: Project, report: ReportBuilder): Array<DraftIntent> => {
     if (values.length > 5000) report.warn("truncated", `Entity ${entity}: only 5,000 values kept`)
     return {
       kind: "list",
-      values: values.slice(0, 5000).map((value) => ({ value, synonyms: (synonyms.get(value) ?? []).filter((s) => s.trim().length > 0) }))
+      values: values.slice(0, 5000).map((value) => ({
+        value,
+        synonyms: (synonyms.get(value) ?? []).filter((s) => s.trim().length > 0)
+      }))
     }
   }
   const intents: Array<DraftIntent> = []
@@ -223,7 +263,11 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
   const responseText = (action: string, location: ImportWarning["location"]) => {
     const response = project.responses.get(action)
     if (response === undefined || typeof response["text"] !== "string") {
-      report.warn("unresolved-reference", `Response ${action} is not in the domain: its name stands in for its text`, location)
+      report.warn(
+        "unresolved-reference",
+        `Response ${action} is not in the domain: its name stands in for its text`,
+        location
+      )
       return { text: action, buttons: [] as Array<{ label: string; payload: string }> }
     }
     const buttons = list(response["buttons"]).filter(isObject).slice(0, 10).map((b) => ({
@@ -237,7 +281,11 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
     const title = String(item[kind] ?? kind)
     const location = { file, elementId: clip(title, 200) }
     if (item["condition"] !== undefined || item["wait_for_user_input"] === false) {
-      report.warn("unsupported-feature", `${kind} "${clip(title, 60)}": its conditions are not imported; its steps are`, location)
+      report.warn(
+        "unsupported-feature",
+        `${kind} "${clip(title, 60)}": its conditions are not imported; its steps are`,
+        location
+      )
     }
     let cursor = item["conversation_start"] === true ? start : root
     let pending: Array<string> = []
@@ -252,12 +300,17 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
         if (!routerIntents.has(cursor)) {
           const from = cursor
           const pendingRoute = pending
-          cursor = step(`${cursor}>router`, from, pendingRoute.length > 0 ? { kind: "intent", intent: pendingRoute[0]! } : onward(from), (id) => ({
-            id,
-            type: "intent-router",
-            label: "What next?",
-            data: {}
-          }))
+          cursor = step(
+            `${cursor}>router`,
+            from,
+            pendingRoute.length > 0 ? { kind: "intent", intent: pendingRoute[0]! } : onward(from),
+            (id) => ({
+              id,
+              type: "intent-router",
+              label: "What next?",
+              data: {}
+            })
+          )
           routerIntents.set(cursor, routerIntents.get(cursor) ?? new Set())
         }
         pending = intentNames.map((n) => intentNameFrom(n))
@@ -266,7 +319,11 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
       const action = typeof raw["action"] === "string" ? raw["action"] : undefined
       if (action === undefined) {
         if (raw["active_loop"] === undefined && raw["user"] === undefined) {
-          const what = raw["slot_was_set"] !== undefined ? "slot_was_set" : raw["checkpoint"] !== undefined ? "checkpoint" : Object.keys(raw)[0] ?? "step"
+          const what = raw["slot_was_set"] !== undefined
+            ? "slot_was_set"
+            : raw["checkpoint"] !== undefined
+            ? "checkpoint"
+            : Object.keys(raw)[0] ?? "step"
           report.warn("unsupported-feature", `${kind} "${clip(title, 60)}": a ${what} step is not imported`, location)
         }
         continue
@@ -274,13 +331,23 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
       if (action === "action_listen") continue
       const fromRouter = routerIntents.has(cursor)
       if (fromRouter && pending.length === 0) {
-        report.warn("unsupported-feature", `${kind} "${clip(title, 60)}": ${action} without an intent before it is not imported`, location)
+        report.warn(
+          "unsupported-feature",
+          `${kind} "${clip(title, 60)}": ${action} without an intent before it is not imported`,
+          location
+        )
         continue
       }
       const routeFor = (intent: string | undefined) =>
-        intent === undefined ? onward(cursor) : intent === "nlu_fallback" ? { kind: "fallback" } : { kind: "intent", intent }
+        intent === undefined
+          ? onward(cursor)
+          : intent === "nlu_fallback"
+          ? { kind: "fallback" }
+          : { kind: "intent", intent }
       const intentsHere = fromRouter ? pending : [undefined]
-      for (const intent of intentsHere) if (intent !== undefined && intent !== "nlu_fallback") routerIntents.get(cursor)!.add(intent)
+      for (const intent of intentsHere) {
+        if (intent !== undefined && intent !== "nlu_fallback") routerIntents.get(cursor)!.add(intent)
+      }
       const prefix = `${cursor}|${intentsHere[0] ?? ""}`
       let made: string | undefined
       if (project.forms.has(action)) {
@@ -293,10 +360,14 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
         let route: Record<string, string> = routeFor(intentsHere[0])
         slots.forEach((slot, i) => {
           const ask = project.responses.get(`utter_ask_${action}_${slot}`) ?? project.responses.get(`utter_ask_${slot}`)
-          const prompt = typeof ask?.["text"] === "string" ? template(ask["text"]) : `What is your ${slot.replace(/_/g, " ")}?`
+          const prompt = typeof ask?.["text"] === "string"
+            ? template(ask["text"])
+            : `What is your ${slot.replace(/_/g, " ")}?`
           const slotInfo = project.slots.get(slot)
           const type = String(slotInfo?.["type"] ?? "text")
-          const values = list(slotInfo?.["values"]).map(String).filter((v) => /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(v))
+          const values = list(slotInfo?.["values"]).map(String).filter((v) =>
+            /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(v)
+          )
           const validation = type === "float"
             ? { kind: "number" }
             : type === "categorical" && values.length > 0
@@ -309,7 +380,9 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
             data: { prompt: clip(prompt, 4000), variable: variableNameFrom(slot), validation }
           }))
           for (const intent of intentsHere.slice(1)) {
-            if (i === 0 && intent !== undefined) edges.push({ id: edgeId(), source: cursor, target: id, route: routeFor(intent) })
+            if (i === 0 && intent !== undefined) {
+              edges.push({ id: edgeId(), source: cursor, target: id, route: routeFor(intent) })
+            }
           }
           from = id
           route = { kind: "answered" }
@@ -323,9 +396,15 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
           label: labelOf(action),
           data: { text, buttons }
         }))
-        for (const intent of intentsHere.slice(1)) edges.push({ id: edgeId(), source: cursor, target: made, route: routeFor(intent) })
+        for (const intent of intentsHere.slice(1)) {
+          edges.push({ id: edgeId(), source: cursor, target: made, route: routeFor(intent) })
+        }
       } else {
-        report.warn("unsupported-element", `${kind} "${clip(title, 60)}": custom action ${action} is not imported`, location)
+        report.warn(
+          "unsupported-element",
+          `${kind} "${clip(title, 60)}": custom action ${action} is not imported`,
+          location
+        )
         report.skip()
         continue
       }
@@ -337,7 +416,12 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
   const sources = new Set(edges.map((edge) => edge.source))
   for (const node of nodes) {
     if (node.id !== root && !routerIntents.has(node.id) && !sources.has(node.id)) {
-      edges.push({ id: edgeId(), source: node.id, target: root, route: node.type === "question" ? { kind: "answered" } : { kind: "next" } })
+      edges.push({
+        id: edgeId(),
+        source: node.id,
+        target: root,
+        route: node.type === "question" ? { kind: "answered" } : { kind: "next" }
+      })
     }
   }
   const finalNodes = nodes.flatMap((node) => {
@@ -356,5 +440,10 @@ export const importRasa = (files: Readonly<Record<string, string>>): Conversion 
   if (Array.isArray(project)) return unreadable(project)
   const intents = nluOf(project, report)
   const { edges, nodes } = flowOf(project, intents, report)
-  return finishDraft({ nodes: nodes.length > 2 ? nodes : intents.length > 0 ? nodes : [], edges, subflows: [], intents }, report)
+  return finishDraft({
+    nodes: nodes.length > 2 ? nodes : intents.length > 0 ? nodes : [],
+    edges,
+    subflows: [],
+    intents
+  }, report)
 }

@@ -64,18 +64,38 @@ export const ImportsHttpLive = HttpApiBuilder.group(Api, "imports", (handlers) =
             if (bytes.length > IMPORT_LIMITS.bodyBytes) {
               return yield* new ValidationFailed({ message: "The archive is larger than 10 MiB", fields: ["archive"] })
             }
-            return yield* imports.run(principal, payload.format, target, () =>
-              convertArchive(payload.format, new Uint8Array(bytes)), origin)
+            return yield* imports.run(
+              principal,
+              payload.format,
+              target,
+              () => convertArchive(payload.format, new Uint8Array(bytes)),
+              origin
+            )
           }
           if ("content" in payload) {
-            return yield* imports.run(principal, payload.format, payload.target, () =>
-              convertContent(payload.format, payload.content, payload.fileName), origin)
+            return yield* imports.run(
+              principal,
+              payload.format,
+              payload.target,
+              () => convertContent(payload.format, payload.content, payload.fileName),
+              origin
+            )
           }
-          return yield* imports.run(principal, payload.format, payload.target, () =>
-            convertFiles(payload.format, payload.files), origin)
+          return yield* imports.run(
+            principal,
+            payload.format,
+            payload.target,
+            () => convertFiles(payload.format, payload.files),
+            origin
+          )
         }))
-      .handle("list", ({ urlParams }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => imports.list(principal.workspaceId, urlParams)))
-      .handle("get", ({ path }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => imports.get(principal.workspaceId, path.id)))
+      .handle(
+        "list",
+        ({ urlParams }) =>
+          Effect.flatMap(CurrentPrincipal, (principal) => imports.list(principal.workspaceId, urlParams))
+      )
+      .handle(
+        "get",
+        ({ path }) => Effect.flatMap(CurrentPrincipal, (principal) => imports.get(principal.workspaceId, path.id))
+      )
   }))

@@ -11,7 +11,8 @@ import { exportParley } from "../../domain/exports/ParleyExport.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
 import { Assistants } from "../assistants/Assistants.js"
 
-const fileStem = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "assistant"
+const fileStem = (name: string) =>
+  name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "assistant"
 
 export class FlowExports extends Effect.Service<FlowExports>()("parley/services/FlowExports", {
   effect: Effect.gen(function*() {

@@ -9,20 +9,26 @@ import { SqlClient } from "@effect/sql"
 import { DateTime, Effect } from "effect"
 import { v7 as uuidv7 } from "uuid"
 import type { AssistantId } from "../../domain/assistants/Assistant.js"
-import { Import, type ImportFormat, ImportId, ImportNotFound, ImportUnreadable } from "../../domain/assistants/Import.js"
+import {
+  Import,
+  type ImportFormat,
+  ImportId,
+  ImportNotFound,
+  ImportUnreadable
+} from "../../domain/assistants/Import.js"
 import type { ImportTarget } from "../../domain/assistants/ImportRequest.js"
 import type { Intent } from "../../domain/assistants/Intent.js"
 import { distinctUtterances } from "../../domain/assistants/Utterances.js"
+import type { WorkspaceId } from "../../domain/identity/Ids.js"
 import { actorOf, type Principal } from "../../domain/identity/Principal.js"
 import type { Conversion, ImportedIntent, Mapped } from "../../domain/imports/ImportDraft.js"
 import { type Page, pageOf } from "../../domain/Pagination.js"
+import type { ListParams } from "../../domain/Pagination.js"
 import { type ImportFilter, ImportRepo } from "../../persistence/assistants/ImportRepo.js"
 import { Assistants, currentDate } from "../assistants/Assistants.js"
 import { Flows } from "../assistants/Flows.js"
 import { Intents } from "../assistants/Intents.js"
 import type { Origin } from "../identity/Origin.js"
-import type { ListParams } from "../../domain/Pagination.js"
-import type { WorkspaceId } from "../../domain/identity/Ids.js"
 
 const mergedSlots = (current: Intent["slots"], imported: Intent["slots"]) => {
   const names = new Set(current.map((slot) => slot.name))
@@ -101,7 +107,10 @@ export class Imports extends Effect.Service<Imports>()("parley/services/Imports"
         return target.agentId
       }).pipe(
         Effect.flatMap((agentId) =>
-          Effect.map(assistants.get(principal.workspaceId, agentId), (assistant) => ({ agentId, revision: assistant.revision }))
+          Effect.map(
+            assistants.get(principal.workspaceId, agentId),
+            (assistant) => ({ agentId, revision: assistant.revision })
+          )
         ),
         die,
         sql.withTransaction,
@@ -110,7 +119,13 @@ export class Imports extends Effect.Service<Imports>()("parley/services/Imports"
 
     /** Run an import: convert, write, record. */
     const run = Effect.fn("Imports.run")(
-      function*(principal: Principal, format: ImportFormat, target: ImportTarget, convert: () => Conversion, origin: Origin) {
+      function*(
+        principal: Principal,
+        format: ImportFormat,
+        target: ImportTarget,
+        convert: () => Conversion,
+        origin: Origin
+      ) {
         if (target.kind === "replace") yield* assistants.get(principal.workspaceId, target.agentId)
         const conversion = yield* Effect.sync(convert)
         const id = ImportId.make(uuidv7())
@@ -139,7 +154,9 @@ export class Imports extends Effect.Service<Imports>()("parley/services/Imports"
             importId: id,
             format,
             problems: conversion.problems.slice(0, 100),
-            message: `Nothing usable could be read from the ${format} source: ${conversion.problems[0]?.message ?? "no content"}`
+            message: `Nothing usable could be read from the ${format} source: ${
+              conversion.problems[0]?.message ?? "no content"
+            }`
           })
         }
         const written = yield* write(principal, target, conversion, origin)
@@ -159,7 +176,10 @@ export class Imports extends Effect.Service<Imports>()("parley/services/Imports"
     const list = Effect.fn("Imports.list")(function*(workspaceId: WorkspaceId, params: ListParams & ImportFilter) {
       const { limit, offset } = pageOf(params)
       const filter = { agentId: params.agentId, format: params.format, status: params.status }
-      const [items, total] = yield* Effect.all([repo.page(workspaceId, filter, limit, offset), repo.count(workspaceId, filter)])
+      const [items, total] = yield* Effect.all([
+        repo.page(workspaceId, filter, limit, offset),
+        repo.count(workspaceId, filter)
+      ])
       return { items, total, limit, offset } satisfies Page<Import>
     })
 

@@ -37,13 +37,28 @@ const agent: Record<string, string> = {
       messages: [{ type: 0, speech: "Ordered a $size" }, { type: 4, payload: {} }]
     }]
   }),
-  "intents/order_usersays_en.json": JSON.stringify([{ data: [{ text: "I want a " }, { text: "large", meta: "@size", alias: "size" }, { text: " pizza" }] }]),
+  "intents/order_usersays_en.json": JSON.stringify([{
+    data: [{ text: "I want a " }, { text: "large", meta: "@size", alias: "size" }, { text: " pizza" }]
+  }]),
   "intents/order_usersays_de.json": says("Ich will eine Pizza"),
-  "intents/order - yes.json": JSON.stringify({ name: "order - yes", contexts: ["ordering"], responses: [{ messages: [{ type: 0, speech: "Confirmed" }] }] }),
+  "intents/order - yes.json": JSON.stringify({
+    name: "order - yes",
+    contexts: ["ordering"],
+    responses: [{ messages: [{ type: 0, speech: "Confirmed" }] }]
+  }),
   "intents/order - yes_usersays_en.json": says("yes", "sure"),
-  "intents/orphan.json": JSON.stringify({ name: "orphan", contexts: ["nobody-sets-this"], responses: [{ messages: [] }] }),
+  "intents/orphan.json": JSON.stringify({
+    name: "orphan",
+    contexts: ["nobody-sets-this"],
+    responses: [{ messages: [] }]
+  }),
   "entities/size.json": JSON.stringify({ name: "size", isRegexp: false }),
-  "entities/size_entries_en.json": JSON.stringify([{ value: "large", synonyms: ["large", "big"] }, { value: "small", synonyms: [] }, { value: "" }, null]),
+  "entities/size_entries_en.json": JSON.stringify([
+    { value: "large", synonyms: ["large", "big"] },
+    { value: "small", synonyms: [] },
+    { value: "" },
+    null
+  ]),
   "intents/broken.json": "{not json",
   "intents/odd.json": "[1, 2]",
   "package.json": "{}"
@@ -53,15 +68,29 @@ describe("Dialogflow import", () => {
   it("reads intents, phrases in the agent's language, parameters as slots, contexts as a follow-up router", () => {
     const result = mapped(importDialogflow(agent))
     expect(result.intents.map((i) => [i.name, i.utterances])).toEqual([
-      ["Welcome", []], ["Fallback", []], ["order", ["I want a large pizza"]], ["order_-_yes", ["yes", "sure"]], ["orphan", []]
+      ["Welcome", []],
+      ["Fallback", []],
+      ["order", ["I want a large pizza"]],
+      ["order_-_yes", ["yes", "sure"]],
+      ["orphan", []]
     ])
     expect(result.intents.find((i) => i.name === "order")!.slots).toEqual([
-      { name: "size", entity: { kind: "list", values: [{ value: "large", synonyms: ["big"] }, { value: "small", synonyms: [] }] }, required: true },
+      {
+        name: "size",
+        entity: { kind: "list", values: [{ value: "large", synonyms: ["big"] }, { value: "small", synonyms: [] }] },
+        required: true
+      },
       { name: "qty", entity: { kind: "number" }, required: false }
     ])
     expect(nodesOf(result).map((n) => n.split(" ").slice(0, 2).join(" "))).toEqual([
-      "start start", "router intent-router", "Welcome message", "ask_size question", "order message",
-      "order_followup intent-router", "order_-_yes message", "Fallback message"
+      "start start",
+      "router intent-router",
+      "Welcome message",
+      "ask_size question",
+      "order message",
+      "order_followup intent-router",
+      "order_-_yes message",
+      "Fallback message"
     ])
     expect(edgesOf(result)).toEqual([
       "start>Welcome next",
@@ -106,7 +135,11 @@ describe("Dialogflow import", () => {
   })
 
   it("refuses an export without intents", () => {
-    for (const files of [{ "agent.json": "{}" }, { "agent.json": "null" }, { "intents/x.json": "{" }, { "entities/e.json": "{\"name\":\"e\"}" }]) {
+    for (
+      const files of [{ "agent.json": "{}" }, { "agent.json": "null" }, { "intents/x.json": "{" }, {
+        "entities/e.json": "{\"name\":\"e\"}"
+      }]
+    ) {
       refused(importDialogflow(files))
     }
   })
@@ -138,7 +171,15 @@ describe("Dialogflow import", () => {
 
   it("refuses what is not a zip, a truncated or empty zip, too many entries, and a zip bomb, before inflating past the budget", () => {
     const agentZip = zipSync(Object.fromEntries(Object.entries(agent).map(([p, t]) => [p, strToU8(t)])))
-    for (const bytes of [strToU8("hello world"), new Uint8Array([0x50, 0x4b, 1, 2, 3]), zipSync({}), zipSync({ "dir/": new Uint8Array(0) }), agentZip.slice(0, 40)]) {
+    for (
+      const bytes of [
+        strToU8("hello world"),
+        new Uint8Array([0x50, 0x4b, 1, 2, 3]),
+        zipSync({}),
+        zipSync({ "dir/": new Uint8Array(0) }),
+        agentZip.slice(0, 40)
+      ]
+    ) {
       refused(convertArchive("dialogflow", bytes))
     }
     const bomb = zipSync({ "big.yml": new Uint8Array(200 * 1024 * 1024) }, { level: 9 })
@@ -148,7 +189,9 @@ describe("Dialogflow import", () => {
 
     const three = zipSync({ "a.txt": strToU8("a"), "b.txt": strToU8("b"), "c.txt": strToU8("c") })
     expect(unzipBounded(three, { entries: 2, bytes: 1000 })).toEqual({ ok: false, reason: "more than 2 entries" })
-    expect(unzipBounded(zipSync({ "a": new Uint8Array(1000), "b": new Uint8Array(1000) }), { entries: 10, bytes: 1500 }))
+    expect(
+      unzipBounded(zipSync({ "a": new Uint8Array(1000), "b": new Uint8Array(1000) }), { entries: 10, bytes: 1500 })
+    )
       .toEqual({ ok: false, reason: "it inflates to more than 1500 bytes" })
   })
 
@@ -157,7 +200,10 @@ describe("Dialogflow import", () => {
     expect(inflateRawBounded(data, 1000)).toEqual({ ok: false, reason: "it inflates to more than 1000 bytes" })
     const inflated = inflateRawBounded(data, 10_000)
     expect(inflated.ok && inflated.bytes.length).toBe(5000)
-    expect(inflateRawBounded(new Uint8Array([255, 255, 255, 255]))).toEqual({ ok: false, reason: "it is not valid DEFLATE data" })
+    expect(inflateRawBounded(new Uint8Array([255, 255, 255, 255]))).toEqual({
+      ok: false,
+      reason: "it is not valid DEFLATE data"
+    })
     expect(inflateRawBounded(deflateSync(new Uint8Array(200 * 1024 * 1024), { level: 9 })).ok).toBe(false)
   })
 

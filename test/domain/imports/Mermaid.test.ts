@@ -10,7 +10,8 @@ import { codesOf, dataOf, edgesOf, mapped, nodesOf, refused, routesFollowable } 
 
 describe("Mermaid import", () => {
   it("reads every classic shape: stadium and circle as terminals, diamond as a decision, the rest as steps", () => {
-    const result = mapped(importMermaid(`flowchart TD
+    const result = mapped(importMermaid(
+      `flowchart TD
   A([Start]) --> B[Step one]
   B --> C{Happy?}
   C -->|Yes| D(Round)
@@ -22,10 +23,22 @@ describe("Mermaid import", () => {
   H --> J>Flag]
   I --> K((Circle))
   J --> L(((Done)))
-  K --> L`, "chart.mmd"))
+  K --> L`,
+      "chart.mmd"
+    ))
     expect(nodesOf(result)).toEqual([
-      "A start Start", "B message Step one", "C condition Happy?", "D message Round", "E message Sub", "F message DB",
-      "G message Hex", "H message Para", "I message Alt", "J message Flag", "K message Circle", "L end Done"
+      "A start Start",
+      "B message Step one",
+      "C condition Happy?",
+      "D message Round",
+      "E message Sub",
+      "F message DB",
+      "G message Hex",
+      "H message Para",
+      "I message Alt",
+      "J message Flag",
+      "K message Circle",
+      "L end Done"
     ])
     expect(edgesOf(result).slice(0, 4)).toEqual(["A>B next", "B>C next", "C>D case:yes \"Yes\"", "C>E fallback \"No\""])
     const warning = result.report.warnings.find((w) => w.code === "unsupported-feature")
@@ -49,12 +62,19 @@ describe("Mermaid import", () => {
   d --> e
   d --> f`))
     expect(nodesOf(result)).toEqual([
-      "a start Begin here", "b intent-router Pick", "c question Your name?", "d message Hi, {name} }", "e end Bye", "f message f"
+      "a start Begin here",
+      "b intent-router Pick",
+      "c question Your name?",
+      "d message Hi, {name} }",
+      "e end Bye",
+      "f message f"
     ])
     expect(edgesOf(result)).toContain("b>c intent:left \"left\"")
     expect(dataOf(result, "c")).toMatchObject({ prompt: "Your name?", variable: "your_name" })
     expect(codesOf(result)).not.toContain("unreadable")
-    expect(result.report.warnings.some((w) => w.code === "unsupported-element" && w.location?.elementId === "n1")).toBe(true)
+    expect(result.report.warnings.some((w) => w.code === "unsupported-element" && w.location?.elementId === "n1")).toBe(
+      true
+    )
     routesFollowable(result)
   })
 
@@ -75,15 +95,29 @@ C -- "quoted; label" --> J
 C -->|"piped"| J %% a trailing comment`))
     const edges = edgesOf(result).filter((e) => !e.startsWith("start>"))
     expect(edges).toEqual([
-      "A>B next", "A>D next", "A>E next", "A>J next \"dotted\"", "B>C next", "B>D next", "B>E next", "B>J next \"thick\"",
-      "D>F next", "E>F next", "F>G next", "G>H next", "H>I next", "C>J next \"quoted; label\"", "C>J next \"piped\""
+      "A>B next",
+      "A>D next",
+      "A>E next",
+      "A>J next \"dotted\"",
+      "B>C next",
+      "B>D next",
+      "B>E next",
+      "B>J next \"thick\"",
+      "D>F next",
+      "E>F next",
+      "F>G next",
+      "G>H next",
+      "H>I next",
+      "C>J next \"quoted; label\"",
+      "C>J next \"piped\""
     ])
     expect(nodesOf(result)).not.toContain("X message X")
     expect(codesOf(result)).toContain("missing-start")
   })
 
   it("flattens subgraphs with a warning, ignores styling lines, warns on click, reads ; separated statements and front matter", () => {
-    const result = mapped(importMermaid(`---
+    const result = mapped(importMermaid(
+      `---
 title: Grouped
 ---
 flowchart TB
@@ -99,14 +133,19 @@ flowchart TB
   class a1 red
   style a2 fill:#0f0
   linkStyle 0 stroke:#f00
-  click a1 "https://example.com"`, "groups.mmd"))
+  click a1 "https://example.com"`,
+      "groups.mmd"
+    ))
     expect(result.flow.subflows).toEqual([])
     expect(edgesOf(result)).toEqual(["a1>a2 next", "b1>b2 next", "a2>b1 next", "b2>c next", "start>a1 next"])
     expect(result.report.warnings.filter((w) => w.code === "unsupported-feature").map((w) => w.message)).toEqual([
       "A click action is not imported",
       "Subgraphs one, two are groups only: their nodes joined the flow"
     ])
-    expect(result.report.warnings.find((w) => w.message.startsWith("A click"))?.location).toEqual({ file: "groups.mmd", line: 17 })
+    expect(result.report.warnings.find((w) => w.message.startsWith("A click"))?.location).toEqual({
+      file: "groups.mmd",
+      line: 17
+    })
   })
 
   it("maps what it can of a chart with unreadable lines, each warned with its line", () => {
@@ -120,12 +159,28 @@ flowchart TB
  C@{ shape: rect, label: "never closed"
  A@{ a: &a [x,x,x,x,x,x,x,x], b: &b [*a,*a,*a,*a,*a,*a,*a,*a], c: [*b,*b,*b,*b,*b,*b,*b,*b] } --> B`))
     expect(edgesOf(result)).toEqual(["A>B next", "A>B next", "start>A next"])
-    expect(result.report.warnings.filter((w) => w.code === "unreadable").map((w) => w.location?.line)).toEqual([3, 4, 5, 6, 7, 8])
+    expect(result.report.warnings.filter((w) => w.code === "unreadable").map((w) => w.location?.line)).toEqual([
+      3,
+      4,
+      5,
+      6,
+      7,
+      8
+    ])
     expect(result.report.skipped.elements).toBe(6)
   })
 
   it("refuses what is not a flowchart, or a flowchart without nodes", () => {
-    for (const source of ["hello world", "sequenceDiagram\n A->>B: hi", "flowchart TD\n", "%% only a comment", "{\"json\": true}", "\u0000"]) {
+    for (
+      const source of [
+        "hello world",
+        "sequenceDiagram\n A->>B: hi",
+        "flowchart TD\n",
+        "%% only a comment",
+        "{\"json\": true}",
+        "\u0000"
+      ]
+    ) {
       refused(importMermaid(source))
     }
     expect(refused(importMermaid("pie\n \"a\": 1", "pie.mmd")).problems[0]!.location).toEqual({ file: "pie.mmd" })
@@ -135,7 +190,11 @@ flowchart TB
     const started = Date.now()
     mapped(importMermaid(`graph TD\nA-->B;${"#quot;".repeat(100_000)}`))
     mapped(importMermaid(`graph TD\n${Array.from({ length: 40_000 }, (_, i) => `A${i % 300}`).join("-->")}`))
-    const fan = mapped(importMermaid(`graph TD\n${"A --> B\n".repeat(40_000)}A --> ${Array.from({ length: 20_000 }, (_, i) => `C${i}`).join(" & ")}`))
+    const fan = mapped(
+      importMermaid(
+        `graph TD\n${"A --> B\n".repeat(40_000)}A --> ${Array.from({ length: 20_000 }, (_, i) => `C${i}`).join(" & ")}`
+      )
+    )
     expect(fan.report.mapped.edges).toBe(3000)
     expect(Date.now() - started).toBeLessThan(15_000)
   })

@@ -34,7 +34,12 @@ describe("Parley import", () => {
     expect(edgesOf(result)).toEqual(["start>route next", "route>go intent:refund \"refund\""])
     expect(result.flow.subflows).toEqual(document.flow.subflows)
     expect(result.flow.nodes.find((n) => n.id === "bill")!.position).toEqual(at(200, 0))
-    expect(result.intents).toEqual([{ name: "refund", description: "", utterances: ["I want my money back"], slots: [] }])
+    expect(result.intents).toEqual([{
+      name: "refund",
+      description: "",
+      utterances: ["I want my money back"],
+      slots: []
+    }])
     expect(result.report.warnings).toEqual([])
   })
 
@@ -59,9 +64,16 @@ describe("Parley import", () => {
     // Like every import, an edge to a node the document lacks is left out with a warning, not the whole document.
     const dangling = mapped(importParley(JSON.stringify({
       ...document,
-      flow: { ...document.flow, edges: [...document.flow.edges, { id: "e3", source: "start", target: "nowhere", kind: "next" }] }
+      flow: {
+        ...document.flow,
+        edges: [...document.flow.edges, { id: "e3", source: "start", target: "nowhere", kind: "next" }]
+      }
     })))
-    expect(dangling.report.warnings).toEqual([{ code: "dangling-edge", message: "Edge e3 joins a node that was not imported", location: { elementId: "e3" } }])
+    expect(dangling.report.warnings).toEqual([{
+      code: "dangling-edge",
+      message: "Edge e3 joins a node that was not imported",
+      location: { elementId: "e3" }
+    }])
     expect(refused(importParley(JSON.stringify({ ...document, version: 2 }))).problems[0]!.message).toMatch(/version 2/)
   })
 })

@@ -97,10 +97,19 @@ describe("Rasa import", () => {
   })
 
   it("merges stories and rules into paths: responses as messages, a form as questions, fallback rule, custom actions warned", () => {
-    const result = mapped(importRasa({ "data/nlu.yml": nlu, "domain.yml": domain, "data/stories.yml": stories, "data/rules.yml": rules }))
+    const result = mapped(
+      importRasa({ "data/nlu.yml": nlu, "domain.yml": domain, "data/stories.yml": stories, "data/rules.yml": rules })
+    )
     expect(nodesOf(result).map((n) => n.split(" ").slice(0, 2).join(" "))).toEqual([
-      "start start", "router intent-router", "utter_greet message", "utter_greet_router intent-router",
-      "ask_size question", "ask_count question", "utter_done message", "utter_bye message", "utter_done_2 message"
+      "start start",
+      "router intent-router",
+      "utter_greet message",
+      "utter_greet_router intent-router",
+      "ask_size question",
+      "ask_count question",
+      "utter_done message",
+      "utter_bye message",
+      "utter_done_2 message"
     ])
     expect(edgesOf(result)).toEqual([
       "start>router next",
@@ -115,8 +124,15 @@ describe("Rasa import", () => {
       "utter_bye>router next",
       "utter_done_2>router next"
     ])
-    expect(dataOf(result, "utter_greet")).toEqual({ text: "Hello {{name}}!", buttons: [{ label: "Order", payload: "/order" }] })
-    expect(dataOf(result, "ask_size")).toMatchObject({ prompt: "What size?", variable: "size", validation: { kind: "choice" } })
+    expect(dataOf(result, "utter_greet")).toEqual({
+      text: "Hello {{name}}!",
+      buttons: [{ label: "Order", payload: "/order" }]
+    })
+    expect(dataOf(result, "ask_size")).toMatchObject({
+      prompt: "What size?",
+      variable: "size",
+      validation: { kind: "choice" }
+    })
     expect(dataOf(result, "ask_count")).toMatchObject({ prompt: "What is your count?", validation: { kind: "number" } })
     const messages = result.report.warnings.map((w) => w.message)
     expect(messages).toEqual(expect.arrayContaining([
@@ -142,12 +158,22 @@ describe("Rasa import", () => {
   })
 
   it("refuses malformed or empty YAML with the file and reason, and warns when good files come with it", () => {
-    const bad = refused(importRasa({ "data/nlu.yml": "nlu:\n - intent: [unclosed\n   examples: |\n  - x" })).problems[0]!
+    const bad = refused(importRasa({ "data/nlu.yml": "nlu:\n - intent: [unclosed\n   examples: |\n  - x" }))
+      .problems[0]!
     expect(bad.location).toEqual({ file: "data/nlu.yml" })
-    for (const files of [{ "a.yml": "" }, { "a.yml": "just text" }, { "a.yml": "nlu: 5\nstories: {a: 1}\nresponses: [1]\nslots: x" }, { "a.md": "# no" }]) {
+    for (
+      const files of [{ "a.yml": "" }, { "a.yml": "just text" }, {
+        "a.yml": "nlu: 5\nstories: {a: 1}\nresponses: [1]\nslots: x"
+      }, { "a.md": "# no" }]
+    ) {
       refused(importRasa(files))
     }
-    const bomb = refused(importRasa({ "a.yml": `a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\nnlu: []` }))
+    const bomb = refused(
+      importRasa({
+        "a.yml":
+          `a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\nnlu: []`
+      })
+    )
     expect(bomb.problems[0]!.message).toMatch(/alias/i)
     const partly = mapped(importRasa({ "data/nlu.yml": "nlu: [", "domain.yml": domain }))
     expect(partly.report.warnings[0]).toMatchObject({ code: "unreadable", location: { file: "data/nlu.yml" } })
