@@ -5,11 +5,13 @@
  * number read in the locale, an email lower-cased, a URL as written (without
  * trailing punctuation), a phone number as `+` and digits (7 to 15 of them),
  * a date as `YYYY-MM-DD` (an ISO date-time such as `2024-03-05T10:30` as
- * written).
+ * written), a date-time slot as its date, its time of day (`HH:MM`), or both
+ * (`YYYY-MM-DDTHH:MM`).
  */
 import { parseDate } from "./DateParsing.js"
 import type { LocaleFormats } from "./LocaleFormats.js"
 import { parseNumber } from "./NumberParsing.js"
+import { findTime, findWrittenDate } from "./WrittenDates.js"
 
 const LOCAL = String.raw`[\p{L}\p{N}!#$%&'*+/=?^_\x60{|}~-]+(?:\.[\p{L}\p{N}!#$%&'*+/=?^_\x60{|}~-]+)*`
 const DOMAIN = String.raw`(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+\p{L}{2,63}`
@@ -56,5 +58,19 @@ export const findDate = (text: string, formats: LocaleFormats): string | undefin
     const date = parseDate(match[0], formats)
     if (date !== undefined) return date
   }
-  return undefined
+  return findWrittenDate(text)
+}
+
+/**
+ * What a `datetime` slot finds: an ISO date-time as written; else the first
+ * date and the first time of day in `text` (`5 March 2025 at 7pm` is
+ * `2025-03-05T19:00`), or whichever of the two it has.
+ */
+export const findDateTime = (text: string, formats: LocaleFormats): string | undefined => {
+  const date = findDate(text, formats)
+  if (date !== undefined && date.includes("T")) return date
+  // Dates are taken out first, so that `05.03.2025` is not read as a time.
+  const time = findTime(text.replace(DATE_IN_TEXT, " "))
+  if (date === undefined) return time
+  return time === undefined ? date : `${date}T${time}`
 }

@@ -10,7 +10,7 @@
 import type { Either } from "effect"
 import type { EntityDefinition, Slot } from "../../assistants/Intent.js"
 import type { JsonValue } from "../../Json.js"
-import { findDate, findEmail, findNumber, findPhone, findUrl } from "./BuiltinEntities.js"
+import { findDateTime, findEmail, findNumber, findPhone, findUrl } from "./BuiltinEntities.js"
 import type { LocaleFormats } from "./LocaleFormats.js"
 import { findMatch } from "./SafeRegex.js"
 import { tokens } from "./Tokens.js"
@@ -60,7 +60,7 @@ const extract = (text: string, entity: typeof EntityDefinition.Type, context: Sl
     case "phone":
       return findPhone(text)
     case "datetime":
-      return findDate(text, context.formats)
+      return findDateTime(text, context.formats)
     case "list":
       return findListValue(text, entity.values)
     case "regex": {
