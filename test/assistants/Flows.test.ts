@@ -3,7 +3,7 @@
  * replace, with the draft's revision (If-Match or the body, stale is a 409,
  * two writers from one revision never both win), the structural checks, the
  * round trip of what was written, workspace isolation, capabilities, the
- * audit trail, and the routes of the group that still answer 501.
+ * audit trail.
  */
 import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
@@ -310,23 +310,5 @@ layer(testServer(), { excludeTestServices: true })("flows", (it) => {
       expect(log.items[1]!.traceId).toBe(written.headers["x-trace-id"])
       const raw = yield* exchange(as(HttpClientRequest.get("/v1/audit?limit=100"), owner))
       expect(raw.text).not.toContain("Hi {{name}}")
-    }))
-
-  it.effect("the group's other routes still answer 501 naming themselves", () =>
-    Effect.gen(function*() {
-      const owner = yield* signUp()
-      const agentId = yield* newAssistant(owner)
-      const base = flowUrl(agentId)
-      const routes: ReadonlyArray<[HttpClientRequest.HttpClientRequest, string]> = [
-        [HttpClientRequest.get(`${base}/analysis`), "GET /v1/agents/{agent_id}/flow/analysis"]
-      ]
-      for (const [request, route] of routes) {
-        const res = yield* exchange(as(request, owner))
-        expect([res.status, res.json]).toEqual([501, {
-          _tag: "NotImplemented",
-          route,
-          message: `${route} is not implemented yet`
-        }])
-      }
     }))
 })

@@ -1,21 +1,20 @@
-import { HttpApiBuilder, type HttpApiEndpoint } from "@effect/platform"
+import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { CurrentPrincipal } from "../../domain/identity/Principal.js"
+import { FlowAnalyses } from "../../services/assistants/FlowAnalyses.js"
 import { FlowEdits } from "../../services/assistants/FlowEdits.js"
 import { Flows } from "../../services/assistants/Flows.js"
 import { FlowExports } from "../../services/imports/FlowExports.js"
 import { Api } from "../Api.js"
-import { notImplemented } from "../NotImplementedHttp.js"
 import { RequestOrigin } from "../RequestOrigin.js"
-import { FlowsApi } from "./FlowsApi.js"
 
-/** The draft flow: read, replace, node and edge edits, repair and export are built; analysis answers 501. */
+/** The draft flow: read, replace, node and edge edits, analysis, repair and export. */
 export const FlowsHttpLive = HttpApiBuilder.group(Api, "flows", (handlers) =>
   Effect.gen(function*() {
     const flows = yield* Flows
     const edits = yield* FlowEdits
+    const analyses = yield* FlowAnalyses
     const origins = yield* RequestOrigin
-    const endpoints = FlowsApi.endpoints as unknown as Record<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>
 
     return handlers
       .handle("getFlow", ({ path }) =>
@@ -80,7 +79,9 @@ export const FlowsHttpLive = HttpApiBuilder.group(Api, "flows", (handlers) =>
             yield* origins.of(request)
           )
         }))
-      .handle("getAnalysis", notImplemented(endpoints["getAnalysis"]!))
+      .handle("getAnalysis", ({ path }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          analyses.analyse(principal.workspaceId, path.agent_id)))
       .handle("repairNode", ({ headers, path, payload, request }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal

@@ -22,9 +22,9 @@ export const AssistantsLive = Layer.mergeAll(
   Intents.Default,
   Flows.Default,
   FlowEdits.Default,
-  FlowAnalyses.Default,
-  NluReports.Default
+  FlowAnalyses.Default
 ).pipe(
+  Layer.provideMerge(NluReports.Default),
   Layer.provideMerge(Assistants.Default),
   Layer.provideMerge(Layer.mergeAll(Repositories, AuditLog.Default))
 )
