@@ -10,8 +10,9 @@
  * tells intents apart but must share itself out among them, so with two
  * intents any text scores at least 0.5 on one; `q` is what keeps a text about
  * something else low. An example typed back (`q` = 1 and no other intent has
- * it, as `Tokens` reads words) scores 1. `q` is computed for the most probable intents only
- * (`NEAREST`); the others score 0.
+ * it, as `Tokens` reads words) scores 1. `q` is computed for the most
+ * probable intents only (at most `NEAREST`, none far less probable than the
+ * best); the others score 0.
  *
  * Training is deterministic (a fixed seed, features numbered in order of
  * first sight), so the same intents always give the same model.
@@ -52,6 +53,9 @@ export const defaultIntentModelOptions: IntentModelOptions = {
 
 /** How many of the most probable intents get their nearest-example similarity computed. */
 const NEAREST = 4
+
+/** An intent whose probability is below this share of the best one's is not among them. */
+const FAR_LESS = 1 / 8
 
 /** One intent's reading of a text. */
 export interface IntentReading {
@@ -164,6 +168,11 @@ const intentModel = (parts: {
         top.splice(at, 0, order)
         if (top.length > NEAREST) top.pop()
       }
+    }
+    // Far less probable than the best, an intent is not worth its similarity: it scores 0.
+    const floor = top.length === 0 ? 0 : probability(top[0]!) * FAR_LESS
+    while (top.length > 1 && probability(top[top.length - 1]!) < floor && labels[top[top.length - 1]!] !== exact) {
+      top.pop()
     }
     const readings = top.map((order) => {
       const label = labels[order]!

@@ -2,9 +2,10 @@
  * For each intent, the cosine similarity of a text to the intent's nearest
  * example, answered from an inverted index: for each feature, the examples
  * that have it (numbered intent by intent, so one intent's examples are a
- * contiguous run found by binary search) and its weight there. Asking about
- * a few intents costs the text's features times their examples that share
- * each feature, not a pass over every example.
+ * contiguous run) and its weight there, and a hash table (open addressing,
+ * typed arrays) from an (intent, feature) pair to where its run starts.
+ * Asking about a few intents costs the text's features times their examples
+ * that share each feature, not a pass over every example.
  */
 import type { SparseVector } from "./SparseVector.js"
 
@@ -42,15 +43,37 @@ export const nearestExamples = (
       weight[at] = vector.values[k]!
     }
   })
-  const lowerBound = (from: number, to: number, value: number) => {
-    let low = from
-    let high = to
-    while (low < high) {
-      const middle = (low + high) >>> 1
-      if (example[middle]! < value) low = middle + 1
-      else high = middle
+  // The runs: one per (intent, feature) pair, found in a table of twice as many slots as pairs.
+  const intentOf = new Int32Array(order.length)
+  for (let label = 0; label < intents; label++) intentOf.fill(label, first[label]!, first[label + 1]!)
+  let pairs = 0
+  for (let feature = 0; feature < features; feature++) {
+    for (let at = start[feature]!; at < start[feature + 1]!; at++) {
+      if (at === start[feature] || intentOf[example[at]!] !== intentOf[example[at - 1]!]) pairs++
     }
-    return low
+  }
+  let slots = 2
+  while (slots < pairs * 2) slots *= 2
+  const mask = slots - 1
+  const slotFeature = new Int32Array(slots).fill(-1)
+  const slotIntent = new Int32Array(slots)
+  const slotStart = new Int32Array(slots)
+  const slotOf = (label: number, feature: number) => {
+    let slot = (Math.imul(feature, 0x9e3779b1) ^ Math.imul(label + 1, 0x85ebca6b)) & mask
+    while (slotFeature[slot] !== -1 && (slotFeature[slot] !== feature || slotIntent[slot] !== label)) {
+      slot = (slot + 1) & mask
+    }
+    return slot
+  }
+  for (let feature = 0; feature < features; feature++) {
+    for (let at = start[feature]!; at < start[feature + 1]!; at++) {
+      const label = intentOf[example[at]!]!
+      if (at !== start[feature] && label === intentOf[example[at - 1]!]) continue
+      const slot = slotOf(label, feature)
+      slotFeature[slot] = feature
+      slotIntent[slot] = label
+      slotStart[slot] = at
+    }
   }
   let sums = new Float64Array(0)
   const similarity = (vector: SparseVector, label: number): number => {
@@ -62,9 +85,11 @@ export const nearestExamples = (
     sums.fill(0, 0, count)
     for (let k = 0; k < vector.indices.length; k++) {
       const feature = vector.indices[k]!
+      const slot = slotOf(label, feature)
+      if (slotFeature[slot] === -1) continue
       const end = start[feature + 1]!
       const value = vector.values[k]!
-      for (let at = lowerBound(start[feature]!, end, from); at < end && example[at]! < from + count; at++) {
+      for (let at = slotStart[slot]!; at < end && example[at]! < from + count; at++) {
         sums[example[at]! - from]! += value * weight[at]!
       }
     }
@@ -72,5 +97,7 @@ export const nearestExamples = (
     for (let index = 0; index < count; index++) if (sums[index]! > best) best = sums[index]!
     return Math.min(1, best)
   }
-  return { similarity, bytes: start.byteLength + example.byteLength + weight.byteLength + first.byteLength }
+  const bytes = start.byteLength + example.byteLength + weight.byteLength + first.byteLength +
+    slotFeature.byteLength * 3
+  return { similarity, bytes }
 }
