@@ -174,6 +174,29 @@ layer(testServer(), { excludeTestServices: true })("flow editing", (it) => {
       expect(flow.json.edges).toHaveLength(1)
     }))
 
+  it.effect("a flow at its size limit refuses another node (400) and a repair that would add one (400)", () =>
+    Effect.gen(function*() {
+      const owner = yield* signUp()
+      const agentId = yield* newAssistant(owner)
+      const url = base(agentId)
+      const full = Array.from({ length: 1000 }, (_, index) => ({
+        id: `m${index}`,
+        type: "message",
+        position: at(index, 0),
+        data: { text: "Hi" }
+      }))
+      expect((yield* send(owner, "put", url, { nodes: full, edges: [] })).status).toBe(200)
+      const another = yield* send(owner, "post", `${url}/nodes`, { type: "end", position: at(0, 0), data: {} })
+      expect([another.status, another.json._tag, another.json.message]).toEqual([
+        400,
+        "InvalidFlow",
+        "A flow holds at most 1000 nodes"
+      ])
+      const repair = yield* send(owner, "post", `${url}/repair-node`, { nodeId: "m0" })
+      expect([repair.status, repair.json._tag]).toEqual([400, "ValidationFailed"])
+      expect((yield* send(owner, "get", url)).json).toMatchObject({ revision: 2, edges: [] })
+    }))
+
   it.effect("a stale If-Match is a 409 on every write, and the current one passes", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
