@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
+import { Either, Option } from "effect"
 import { isDeployable } from "../../../../src/domain/assistants/analysis/AnalyzeFlow.js"
 import { FindingCode } from "../../../../src/domain/assistants/FlowFinding.js"
+import { compile } from "../../../../src/domain/runtime/engine/FlowProgram.js"
 import { chain, edge, end, handoff, message, question, router, start } from "../../runtime/FlowFixtures.js"
 import { analyze } from "./AnalysisFixtures.js"
 
@@ -57,5 +59,24 @@ describe("the analysis as a whole", () => {
     })
     expect(findings.map((f) => f.code)).toEqual(["variable-read-before-set"])
     expect(isDeployable(findings)).toBe(true)
+  })
+})
+
+describe("the analysis and the engine", () => {
+  it("every finding compile refuses a draft with is among the analysis's errors", () => {
+    const drafts = [
+      { nodes: [message("hello", "Hi")], edges: [] },
+      { nodes: [start("a"), start("b"), end()], edges: [...chain("a", "end"), ...chain("b", "end")] },
+      { nodes: [start(), end()], edges: [] }
+    ]
+    for (const draft of drafts) {
+      const refused = compile({ ...draft, subflows: [], intents: [], nluThreshold: 0.5, locale: "en" })
+      expect(Either.isLeft(refused)).toBe(true)
+      const findings = analyze(draft)
+      for (const finding of Either.getLeft(refused).pipe(Option.getOrElse(() => []))) {
+        expect(findings).toContainEqual(finding)
+      }
+      expect(isDeployable(findings)).toBe(false)
+    }
   })
 })
