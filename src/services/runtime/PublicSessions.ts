@@ -19,6 +19,7 @@ import type { SimulatedTurnReply, TurnInput, TurnReply } from "../../domain/runt
 import { RuntimeSessionRepo } from "../../persistence/runtime/RuntimeSessionRepo.js"
 import { DeploymentPrograms } from "./DeploymentPrograms.js"
 import { bodyHash, currentTraceId, transcriptOf } from "./RuntimeSessions.js"
+import { sendTurn } from "./SendTurn.js"
 
 const publicReply = (reply: SimulatedTurnReply): TurnReply => ({
   sessionId: reply.sessionId,
@@ -105,23 +106,15 @@ export class PublicSessions extends Effect.Service<PublicSessions>()("parley/ser
     ) {
       // The entity refuses a session of another deployment (and the message's key names the deployment, so
       // another deployment's request is never answered from this one's stored replies): no read needed here.
-      const reply = yield* client(sessionId).Turn({
-        workspaceId: caller.workspaceId,
-        deploymentId: caller.deploymentId,
-        input,
-        idempotencyKey: idempotencyKey ?? uuidv7(),
-        bodyHash: bodyHash(input),
-        traceId: yield* currentTraceId
-      }).pipe(
-        Effect.catchTags({
-          MailboxFull: () => Effect.fail(new NotReady({ message: "The conversation is busy; retry shortly" })),
-          AlreadyProcessingMessage: () =>
-            Effect.fail(new NotReady({ message: "This turn is still being processed; retry with the same key" })),
-          PersistenceError: (error) =>
-            Effect.zipRight(
-              Effect.logError("The cluster's message storage failed", error.cause),
-              Effect.fail(new NotReady({ message: "The cluster's storage is unavailable" }))
-            )
+      const reply = yield* sendTurn(
+        sessionId,
+        client(sessionId).Turn({
+          workspaceId: caller.workspaceId,
+          deploymentId: caller.deploymentId,
+          input,
+          idempotencyKey: idempotencyKey ?? uuidv7(),
+          bodyHash: bodyHash(input),
+          traceId: yield* currentTraceId
         })
       )
       return publicReply(reply)

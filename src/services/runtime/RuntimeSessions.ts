@@ -9,7 +9,6 @@ import * as Crypto from "node:crypto"
 import { v7 as uuidv7 } from "uuid"
 import { RuntimeSession } from "../../actors/RuntimeSession.js"
 import { canonicalJson } from "../../domain/CanonicalJson.js"
-import { NotReady } from "../../domain/HttpErrors.js"
 import { actorOf, type Principal } from "../../domain/identity/Principal.js"
 import { open } from "../../domain/runtime/engine/FlowEngine.js"
 import {
@@ -22,6 +21,7 @@ import { TranscriptEntry } from "../../domain/runtime/Transcript.js"
 import { SimulatedTurnReply, TurnInput } from "../../domain/runtime/Turn.js"
 import { RuntimeSessionRepo, type SessionRow, type TurnRow } from "../../persistence/runtime/RuntimeSessionRepo.js"
 import { DraftPrograms } from "./DraftPrograms.js"
+import { sendTurn } from "./SendTurn.js"
 
 const encodeReply = Schema.encode(SimulatedTurnReply)
 const decodeReply = Schema.decodeUnknown(SimulatedTurnReply)
@@ -121,24 +121,16 @@ export class RuntimeSessions extends Effect.Service<RuntimeSessions>()("parley/s
       input: TurnInput,
       idempotencyKey: string | undefined
     ) {
-      return yield* client(sessionId).Turn({
-        workspaceId: principal.workspaceId,
-        // Editors test drafts: a visitor's session on a deployment is not theirs to talk in.
-        deploymentId: null,
-        input,
-        idempotencyKey: idempotencyKey ?? uuidv7(),
-        bodyHash: bodyHash(input),
-        traceId: yield* currentTraceId
-      }).pipe(
-        Effect.catchTags({
-          MailboxFull: () => Effect.fail(new NotReady({ message: "The conversation is busy; retry shortly" })),
-          AlreadyProcessingMessage: () =>
-            Effect.fail(new NotReady({ message: "This turn is still being processed; retry with the same key" })),
-          PersistenceError: (error) =>
-            Effect.zipRight(
-              Effect.logError("The cluster's message storage failed", error.cause),
-              Effect.fail(new NotReady({ message: "The cluster's storage is unavailable" }))
-            )
+      return yield* sendTurn(
+        sessionId,
+        client(sessionId).Turn({
+          workspaceId: principal.workspaceId,
+          // Editors test drafts: a visitor's session on a deployment is not theirs to talk in.
+          deploymentId: null,
+          input,
+          idempotencyKey: idempotencyKey ?? uuidv7(),
+          bodyHash: bodyHash(input),
+          traceId: yield* currentTraceId
         })
       )
     })

@@ -1,0 +1,49 @@
+import { ClusterError } from "@effect/cluster"
+import { describe, expect, it } from "@effect/vitest"
+import { Cause, Effect, Exit, Fiber, FiberId, TestClock } from "effect"
+import type { RuntimeSessionId } from "../../../src/domain/runtime/RuntimeSession.js"
+import type { SimulatedTurnReply } from "../../../src/domain/runtime/Turn.js"
+import { sendTurn, type TurnSent } from "../../../src/services/runtime/SendTurn.js"
+
+const sessionId = "01a1fdd4-c76f-712c-a1aa-f0570ff24153" as RuntimeSessionId
+const reply = { sessionId, turn: 1 } as unknown as SimulatedTurnReply
+/** A reply interrupted on the entity's side: a failure whose cause is another fiber's interruption. */
+const interruptedReply = Effect.failCause(Cause.interrupt(FiberId.make(7, 0)))
+
+/** A `send` answering `outcomes` in turn, counting its calls. */
+const scripted = (outcomes: ReadonlyArray<TurnSent>) => {
+  let calls = 0
+  const send: TurnSent = Effect.suspend(() => outcomes[Math.min(calls++, outcomes.length - 1)]!)
+  return { send, calls: () => calls }
+}
+
+describe("sendTurn", () => {
+  it.effect("sends again, with the same message, while the reply comes back interrupted", () =>
+    Effect.gen(function*() {
+      const { calls, send } = scripted([interruptedReply, interruptedReply, Effect.succeed(reply)])
+      const fiber = yield* Effect.fork(sendTurn(sessionId, send))
+      yield* TestClock.adjust("1 second")
+      expect(yield* fiber.await).toEqual(Exit.succeed(reply))
+      expect(calls()).toBe(3)
+    }))
+
+  it.effect("gives up after five resends with a typed 503", () =>
+    Effect.gen(function*() {
+      const { calls, send } = scripted([interruptedReply])
+      const fiber = yield* Effect.fork(Effect.flip(sendTurn(sessionId, send)))
+      yield* TestClock.adjust("10 seconds")
+      const error = yield* Fiber.join(fiber)
+      expect(error).toMatchObject({ _tag: "NotReady" })
+      expect(calls()).toBe(6)
+    }))
+
+  it.effect("does not resend a turn the entity refused, and maps the cluster's refusals to 503", () =>
+    Effect.gen(function*() {
+      const storage = scripted([Effect.fail(new ClusterError.PersistenceError({ cause: "disk full" }))])
+      expect(yield* Effect.flip(sendTurn(sessionId, storage.send))).toMatchObject({ _tag: "NotReady" })
+      expect(storage.calls()).toBe(1)
+      const died = scripted([Effect.die("boom")])
+      expect(Exit.isFailure(yield* Effect.exit(sendTurn(sessionId, died.send)))).toBe(true)
+      expect(died.calls()).toBe(1)
+    }))
+})
