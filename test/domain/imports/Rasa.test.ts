@@ -4,7 +4,7 @@
  * as paths; and malformed YAML, which is refused or warned, never thrown.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { importRasa } from "../../../src/domain/imports/Rasa.js"
+import { importRasa, RASA_YAML_CHARACTERS } from "../../../src/domain/imports/Rasa.js"
 import { codesOf, dataOf, edgesOf, mapped, nodesOf, refused, routesFollowable } from "./Conversions.js"
 
 const nlu = `version: "3.1"
@@ -177,6 +177,16 @@ describe("Rasa import", () => {
     expect(bomb.problems[0]!.message).toMatch(/alias/i)
     const partly = mapped(importRasa({ "data/nlu.yml": "nlu: [", "domain.yml": domain }))
     expect(partly.report.warnings[0]).toMatchObject({ code: "unreadable", location: { file: "data/nlu.yml" } })
+  })
+
+  it("refuses a project with more YAML than it parses in about a second, before parsing any", () => {
+    const examples = Array.from({ length: 120_000 }, (_, i) => `    - example number ${i}`).join("\n")
+    const huge = `nlu:\n- intent: chatter\n  examples: |\n${examples}\n`
+    expect(huge.length).toBeGreaterThan(RASA_YAML_CHARACTERS)
+    // Refused as a whole, naming the budget: nothing of it was parsed (parsed, it would have imported).
+    const result = refused(importRasa({ "data/nlu.yml": huge, "domain.yml": domain }))
+    expect(result.problems).toHaveLength(1)
+    expect(result.problems[0]!.message).toMatch(/reads at most 2097152/)
   })
 
   it("maps odd values without throwing: wrong types, nulls, odd annotations, prototype names", () => {
