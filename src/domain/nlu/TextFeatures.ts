@@ -37,9 +37,13 @@ const hashWord = (seed: number, word: string, into = mix(OFFSET, seed)): number 
   return hash
 }
 
-/** The counts of a text's features, keyed by feature hash. */
-export const countFeatures = (text: string, options: FeatureOptions = defaultFeatureOptions): Map<number, number> => {
-  const counts = new Map<number, number>()
+/** The counts of a text's features, keyed by feature hash (added to `into`, when given). */
+export const countFeatures = (
+  text: string,
+  options: FeatureOptions = defaultFeatureOptions,
+  into?: Map<number, number>
+): Map<number, number> => {
+  const counts = into ?? new Map<number, number>()
   const add = (feature: number) => counts.set(feature, (counts.get(feature) ?? 0) + 1)
   const words = tokens(text)
   let previous = "<s>"

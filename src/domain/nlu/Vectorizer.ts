@@ -68,21 +68,32 @@ const vectorizer = (
   unknownIdf: number,
   options: VectorizerOptions
 ): Vectorizer => {
+  // Scratch space reused by every call (a call runs to its end before the next starts).
+  const counts = new Map<number, number>()
+  const weightAt = new Float64Array(idfs.length)
+  let found = new Int32Array(64)
   const vectorize = (text: string): SparseVector => {
-    const entries: Array<[number, number]> = []
+    counts.clear()
+    countFeatures(text, options, counts)
+    if (found.length < counts.size) found = new Int32Array(counts.size * 2)
+    let known = 0
     let norm = 0
-    for (const [feature, count] of countFeatures(text, options)) {
+    for (const [feature, count] of counts) {
       const at = index.get(feature)
       const weight = (1 + Math.log(count)) * (at === undefined ? unknownIdf : idfs[at]!)
       norm += weight * weight
-      if (at !== undefined) entries.push([at, weight])
+      if (at === undefined) continue
+      found[known++] = at
+      weightAt[at] = weight
     }
-    entries.sort((a, b) => a[0] - b[0])
+    const indices = found.slice(0, known).sort()
+    const values = new Float32Array(known)
     const length = norm > 0 ? Math.sqrt(norm) : 1
-    return {
-      indices: Int32Array.from(entries, ([at]) => at),
-      values: Float32Array.from(entries, ([, weight]) => weight / length)
+    for (let k = 0; k < known; k++) {
+      values[k] = weightAt[indices[k]!]! / length
+      weightAt[indices[k]!] = 0
     }
+    return { indices, values }
   }
   return { size: idfs.length, vectorize }
 }
