@@ -8,6 +8,7 @@ import type { DeploymentId } from "../../domain/assistants/Deployment.js"
 import { programInputOf } from "../../domain/assistants/DeploymentSnapshot.js"
 import { compile } from "../../domain/runtime/engine/FlowProgram.js"
 import { DeploymentRepo } from "../../persistence/deployments/DeploymentRepo.js"
+import { NluModels } from "../nlu/NluModels.js"
 import type { CompiledDraft } from "./DraftPrograms.js"
 
 const CAPACITY = 500
@@ -17,6 +18,7 @@ export class DeploymentPrograms extends Effect.Service<DeploymentPrograms>()(
   {
     effect: Effect.gen(function*() {
       const repo = yield* DeploymentRepo
+      const models = yield* NluModels
       // Insertion order is recency order: a hit moves its entry to the end, the oldest goes first.
       const cache = new Map<string, CompiledDraft>()
 
@@ -35,10 +37,13 @@ export class DeploymentPrograms extends Effect.Service<DeploymentPrograms>()(
           return hit
         }
         const { revision, snapshot } = yield* repo.snapshot(id)
+        const input = programInputOf(snapshot, locale)
+        // The snapshot's model is the one its intents train (shared with the draft while they are equal).
+        const classifier = yield* models.classifier(`deployment:${id}`, input.intents)
         const compiled: CompiledDraft = {
           revision,
           language: snapshot.assistant.language,
-          program: compile(programInputOf(snapshot, locale))
+          program: compile({ ...input, classifier })
         }
         remember(key, compiled)
         return compiled
@@ -46,6 +51,6 @@ export class DeploymentPrograms extends Effect.Service<DeploymentPrograms>()(
 
       return { program }
     }),
-    dependencies: [DeploymentRepo.Default]
+    dependencies: [DeploymentRepo.Default, NluModels.Default]
   }
 ) {}
