@@ -6,8 +6,9 @@
  * `classifier(owner, intents)` answers at once with a `Classifier` for those
  * intents and starts training their model in the background if no model or
  * training exists for them (one training at a time, in time slices that
- * leave the node responsive; a training nobody waits for any more is
- * skipped). Until the model is ready the classifier answers with the
+ * leave the node responsive; a training nobody wants any more, because its
+ * owners moved on to other intents, is skipped, and restarted if a
+ * classification still needs it). Until the model is ready the classifier answers with the
  * owner's previous model (the old model serves until the new one is ready);
  * with none, a small intents set (`SYNCHRONOUS_LIMIT` utterances) is trained
  * there and then, and a larger one waits for its training. Models are kept
@@ -33,6 +34,12 @@ interface Entry {
   readonly key: string
   readonly intents: ReadonlyArray<TrainingIntent>
   readonly ready: Deferred.Deferred<IntentModel>
+  /** Who asked for these intents. */
+  readonly owners: Set<string>
+  /** How many classifications wait for this model. */
+  waiting: number
+  /** Its training was skipped (nobody wanted it any more); a classification that needs it restarts it. */
+  skipped: boolean
   model: IntentModel | undefined
 }
 
@@ -59,6 +66,7 @@ export class NluModels extends Effect.Service<NluModels>()("parley/services/nlu/
         if (entry.model === undefined) continue
         entries.delete(entry.key)
         bytes -= entry.model.bytes
+        for (const owner of entry.owners) if (latest.get(owner) === entry.key) latest.delete(owner)
       }
     }
 
@@ -66,8 +74,9 @@ export class NluModels extends Effect.Service<NluModels>()("parley/services/nlu/
       if (entry.model !== undefined) return
       entry.model = model
       Deferred.unsafeDone(entry.ready, Effect.succeed(model))
-      for (const [owner, key] of wanted) {
-        if (key === entry.key || !latest.has(owner)) latest.set(owner, entry.key)
+      // It becomes the newest model of those who want it now, and of those who had none.
+      for (const owner of entry.owners) {
+        if (wanted.get(owner) === entry.key || !latest.has(owner)) latest.set(owner, entry.key)
       }
       evict()
     }
@@ -77,8 +86,9 @@ export class NluModels extends Effect.Service<NluModels>()("parley/services/nlu/
     const train = (entry: Entry) =>
       one.withPermits(1)(Effect.suspend(() => {
         if (entry.model !== undefined) return Effect.void
-        if (!stillWanted(entry)) {
+        if (!stillWanted(entry) && entry.waiting === 0) {
           entries.delete(entry.key)
+          entry.skipped = true
           return Effect.void
         }
         const trainer = intentTrainer(entry.intents)
@@ -93,10 +103,19 @@ export class NluModels extends Effect.Service<NluModels>()("parley/services/nlu/
         wanted.set(owner, key)
         const found = entries.get(key)
         if (found !== undefined) {
+          found.owners.add(owner)
           touch(found)
           return found
         }
-        const entry: Entry = { key, intents, ready: yield* Deferred.make<IntentModel>(), model: undefined }
+        const entry: Entry = {
+          key,
+          intents,
+          ready: yield* Deferred.make<IntentModel>(),
+          owners: new Set([owner]),
+          waiting: 0,
+          skipped: false,
+          model: undefined
+        }
         entries.set(key, entry)
         yield* Effect.forkIn(train(entry), scope)
         return entry
@@ -117,7 +136,13 @@ export class NluModels extends Effect.Service<NluModels>()("parley/services/nlu/
           finish(entry, trainIntentModel(entry.intents))
           return Effect.succeed(entry.model!)
         }
-        return Deferred.await(entry.ready)
+        return Effect.suspend(() => {
+          entry.waiting++
+          if (!entry.skipped) return Deferred.await(entry.ready)
+          entry.skipped = false
+          entries.set(entry.key, entry)
+          return Effect.zipRight(Effect.forkIn(train(entry), scope), Deferred.await(entry.ready))
+        }).pipe(Effect.ensuring(Effect.sync(() => entry.waiting--)))
       })
 
     /** A classifier for `intents`, held by `owner`; starts their training when needed. */

@@ -70,6 +70,28 @@ describe("NluModels", () => {
       expect(timerFiredWhileTraining).toBe(true)
     }).pipe(Effect.provide(NluModels.Default)))
 
+  it.live("skips a training its owner moved on from, and restarts it for a classification that needs it", () =>
+    Effect.gen(function*() {
+      const models = yield* NluModels
+      const older = yield* models.classifier("draft:e", withWeather)
+      const newer = [...withWeather, { name: "greet", utterances: ["hello", "hi there"] }]
+      yield* models.classifier("draft:e", newer)
+      yield* models.model("draft:e", newer)
+      // The older intents were never trained (their owner wanted the newer ones first)...
+      expect(yield* models.isReady(withWeather)).toBe(false)
+      // ...yet a conversation still on them gets its answer: the previous model of its owner, the newer one.
+      const ranking = yield* older.classify("is it sunny in oslo tonight", ["order", "refund", "weather"])
+      expect(ranking[0]!.intent).toBe("weather")
+      // With no previous model (another owner, the newer intents still training), the skipped training restarts.
+      const first = yield* models.classifier("draft:g", withWeather)
+      yield* models.classifier("draft:g", [...newer, { name: "bye", utterances: ["goodbye", "see you"] }])
+      yield* Effect.sleep("5 millis")
+      expect(yield* models.isReady(withWeather)).toBe(false)
+      const answer = yield* first.classify("will it rain in lima today", ["weather"]).pipe(Effect.timeout("30 seconds"))
+      expect(answer[0]!.intent).toBe("weather")
+      expect(yield* models.isReady(withWeather)).toBe(true)
+    }).pipe(Effect.provide(NluModels.Default)))
+
   it.live("shares one deterministic model among the holders of equal intents", () =>
     Effect.gen(function*() {
       const models = yield* NluModels
