@@ -23,6 +23,7 @@ import { AssistantRepo } from "../../persistence/assistants/AssistantRepo.js"
 import { type IntentChanges, IntentRepo } from "../../persistence/assistants/IntentRepo.js"
 import { AuditLog } from "../AuditLog.js"
 import type { Origin } from "../identity/Origin.js"
+import { draftOwner, NluModels } from "../nlu/NluModels.js"
 import { workspaceEntry } from "../WorkspaceAudit.js"
 import { Assistants, currentDate, orFail, orNotFound } from "./Assistants.js"
 
@@ -46,6 +47,20 @@ export class Intents extends Effect.Service<Intents>()("parley/services/Intents"
     const assistantRows = yield* AssistantRepo
     const assistants = yield* Assistants
     const log = yield* AuditLog
+    const models = yield* NluModels
+
+    /**
+     * After a committed write, starts training the draft's new intents in the
+     * background (the request does not wait; until the model is ready the
+     * previous one serves the draft's conversations).
+     */
+    const retrain = (workspaceId: WorkspaceId, agentId: AssistantId) =>
+      Effect.forkDaemon(
+        assistants.draftOf(workspaceId, agentId).pipe(
+          Effect.flatMap(({ intents }) => models.prepare(draftOwner(agentId), intents)),
+          Effect.ignoreLogged
+        )
+      )
 
     const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
@@ -157,6 +172,15 @@ export class Intents extends Effect.Service<Intents>()("parley/services/Intents"
       inTransaction
     )
 
-    return { list, create, update, remove } as const
-  })
+    return {
+      list,
+      create: (...args: Parameters<typeof create>) =>
+        Effect.tap(create(...args), () => retrain(args[0].workspaceId, args[1])),
+      update: (...args: Parameters<typeof update>) =>
+        Effect.tap(update(...args), () => retrain(args[0].workspaceId, args[1])),
+      remove: (...args: Parameters<typeof remove>) =>
+        Effect.tap(remove(...args), () => retrain(args[0].workspaceId, args[1]))
+    } as const
+  }),
+  dependencies: [NluModels.Default]
 }) {}

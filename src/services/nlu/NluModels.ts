@@ -24,6 +24,9 @@ import type { Classifier } from "../../domain/runtime/engine/Classifier.js"
 import { runInSlices } from "./Background.js"
 import { intentsKey } from "./IntentsKey.js"
 
+/** Who holds an Assistant's draft intents, for `classifier` and `prepare`. */
+export const draftOwner = (agentId: string): string => `draft:${agentId}`
+
 /** At most this many utterances are trained in the request that first needs them (tens of milliseconds). */
 export const SYNCHRONOUS_LIMIT = 500
 
@@ -163,10 +166,14 @@ export class NluModels extends Effect.Service<NluModels>()("parley/services/nlu/
       return yield* Deferred.await(entry.ready)
     })
 
+    /** Starts training `intents` for `owner` when no model or training exists for them. */
+    const prepare = (owner: string, intents: ReadonlyArray<TrainingIntent>): Effect.Effect<void> =>
+      Effect.asVoid(entryFor(owner, intents))
+
     /** Whether the model for `intents` is trained. */
     const isReady = (intents: ReadonlyArray<TrainingIntent>): Effect.Effect<boolean> =>
       Effect.sync(() => entries.get(intentsKey(intents))?.model !== undefined)
 
-    return { classifier, model, isReady } as const
+    return { classifier, model, prepare, isReady } as const
   })
 }) {}

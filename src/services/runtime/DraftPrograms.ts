@@ -10,7 +10,7 @@ import type { Finding } from "../../domain/assistants/FlowFinding.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
 import { compile, type FlowProgram } from "../../domain/runtime/engine/FlowProgram.js"
 import { Assistants } from "../assistants/Assistants.js"
-import { NluModels } from "../nlu/NluModels.js"
+import { draftOwner, NluModels } from "../nlu/NluModels.js"
 
 /** A draft as it ran: its revision, and the program or why it cannot run. */
 export interface CompiledDraft {
@@ -62,7 +62,7 @@ export class DraftPrograms extends Effect.Service<DraftPrograms>()("parley/servi
         slots: intent.slots
       }))
       // Trained in the background; until then the draft's previous model answers (see `NluModels`).
-      const classifier = yield* models.classifier(`draft:${agentId}`, engineIntents)
+      const classifier = yield* models.classifier(draftOwner(agentId), engineIntents)
       const compiled: CompiledDraft = {
         revision: assistant.revision,
         language: assistant.language,
