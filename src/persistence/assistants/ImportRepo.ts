@@ -1,13 +1,7 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { DateTime, Effect, Schema } from "effect"
 import { AssistantId } from "../../domain/assistants/Assistant.js"
-import {
-  Import,
-  ImportFormat,
-  ImportId,
-  ImportReport,
-  ImportStatus
-} from "../../domain/assistants/Import.js"
+import { Import, ImportFormat, ImportId, ImportReport, ImportStatus } from "../../domain/assistants/Import.js"
 import { Actor } from "../../domain/identity/Actor.js"
 import { WorkspaceId } from "../../domain/identity/Ids.js"
 import { Revision } from "../../domain/Revision.js"
