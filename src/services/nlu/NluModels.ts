@@ -10,7 +10,7 @@
  * owners moved on to other intents, is skipped, and restarted if a
  * classification still needs it). Until the model is ready the classifier answers with the
  * owner's previous model (the old model serves until the new one is ready);
- * with none, a small intents set (`SYNCHRONOUS_LIMIT` utterances) is trained
+ * with none, a small intents set (`trainsAtOnce`) is trained
  * there and then, and a larger one waits for its training. Models are kept
  * most recently used first within `CACHE_BYTES`.
  *
@@ -27,8 +27,13 @@ import { intentsKey } from "./IntentsKey.js"
 /** Who holds an Assistant's draft intents, for `classifier` and `prepare`. */
 export const draftOwner = (agentId: string): string => `draft:${agentId}`
 
-/** At most this many utterances are trained in the request that first needs them (tens of milliseconds). */
-export const SYNCHRONOUS_LIMIT = 500
+/**
+ * Whether `intents` are few enough to train in the request that first needs
+ * them: training costs about utterances times intents, and up to 10,000 of
+ * those take about a tenth of a second.
+ */
+export const trainsAtOnce = (intents: ReadonlyArray<TrainingIntent>): boolean =>
+  intents.reduce((sum, intent) => sum + intent.utterances.length, 0) * intents.length <= 10_000
 
 /** The models kept, in bytes (a CLINC150-sized model holds about 55 MB). */
 export const CACHE_BYTES = 512 * 1024 * 1024
@@ -134,8 +139,7 @@ export class NluModels extends Effect.Service<NluModels>()("parley/services/nlu/
           Option.flatMapNullable((key) => entries.get(key)?.model)
         )
         if (Option.isSome(previous)) return Effect.succeed(previous.value)
-        const size = entry.intents.reduce((sum, intent) => sum + intent.utterances.length, 0)
-        if (size <= SYNCHRONOUS_LIMIT) {
+        if (trainsAtOnce(entry.intents)) {
           finish(entry, trainIntentModel(entry.intents))
           return Effect.succeed(entry.model!)
         }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { type TrainingIntent, trainIntentModel } from "../../../src/domain/nlu/IntentModel.js"
-import { NluModels, SYNCHRONOUS_LIMIT } from "../../../src/services/nlu/NluModels.js"
+import { NluModels, trainsAtOnce } from "../../../src/services/nlu/NluModels.js"
 
 const shop: ReadonlyArray<TrainingIntent> = [
   { name: "order", utterances: ["I want to order a pizza", "order food", "can I get a pizza delivered"] },
@@ -10,6 +10,7 @@ const shop: ReadonlyArray<TrainingIntent> = [
 
 const cities = ["paris", "rome", "tokyo", "lima", "oslo", "cairo", "delhi", "quito", "accra", "sofia"]
 const days = ["today", "tomorrow", "on monday", "this weekend", "tonight", "next week"]
+const endings = ["", " please", "?", " exactly", " then", " again", " for me"]
 const phrasings = [
   "what is the weather in",
   "will it rain in",
@@ -27,7 +28,9 @@ const phrasings = [
 /** Enough utterances that training takes many time slices (and is never done synchronously). */
 const weather: TrainingIntent = {
   name: "weather",
-  utterances: phrasings.flatMap((phrase) => cities.flatMap((city) => days.map((day) => `${phrase} ${city} ${day}`)))
+  utterances: phrasings.flatMap((phrase) =>
+    cities.flatMap((city) => days.flatMap((day) => endings.map((ending) => `${phrase} ${city} ${day}${ending}`)))
+  )
 }
 const withWeather = [...shop, weather]
 
@@ -37,7 +40,8 @@ const confidenceOf = (ranking: ReadonlyArray<{ intent: string; confidence: numbe
 describe("NluModels", () => {
   it.live("trains a small new intents set at once, then serves the old model while the new one trains", () =>
     Effect.gen(function*() {
-      expect(weather.utterances.length).toBeGreaterThan(SYNCHRONOUS_LIMIT)
+      expect(trainsAtOnce(shop)).toBe(true)
+      expect(trainsAtOnce(withWeather)).toBe(false)
       const models = yield* NluModels
       const before = yield* models.classifier("draft:a", shop)
       expect((yield* before.classify("give me a refund", ["order", "refund"]))[0]).toEqual({
