@@ -1,5 +1,5 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
-import { DateTime, Effect, Schema } from "effect"
+import { DateTime, Effect, Option, Schema } from "effect"
 import { AssistantId } from "../../domain/assistants/Assistant.js"
 import { Import, ImportFormat, ImportId, ImportReport, ImportStatus } from "../../domain/assistants/Import.js"
 import { Actor } from "../../domain/identity/Actor.js"
@@ -72,7 +72,7 @@ export class ImportRepo extends Effect.Service<ImportRepo>()("parley/persistence
         }`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("ImportRepo.insert")),
       findById: (workspaceId: WorkspaceId, id: ImportId) =>
         byId({ workspaceId, id }).pipe(
-          Effect.map((found) => found.pipe((o) => o._tag === "Some" ? { ...o, value: toImport(o.value) } : o)),
+          Effect.map(Option.map(toImport)),
           Effect.orDie,
           Effect.withSpan("ImportRepo.findById")
         ),
