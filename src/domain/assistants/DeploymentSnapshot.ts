@@ -7,6 +7,7 @@
  */
 import * as Crypto from "node:crypto"
 import { canonicalJson } from "../CanonicalJson.js"
+import { parleyDocumentOf } from "../exports/ParleyExport.js"
 import type { ProgramInput } from "../runtime/engine/FlowProgram.js"
 import type { Assistant } from "./Assistant.js"
 import type { Flow } from "./Flow.js"
@@ -20,24 +21,9 @@ export interface DraftToSnapshot {
   readonly intents: ReadonlyArray<Intent>
 }
 
-/** The Parley document of a draft: what a deployment keeps and runs for ever. */
-export const snapshotOf = ({ assistant, flow, intents }: DraftToSnapshot): ParleyDocument => ({
-  format: "parley",
-  version: 1,
-  assistant: {
-    name: assistant.name,
-    description: assistant.description,
-    language: assistant.language,
-    nluThreshold: assistant.nluThreshold
-  },
-  intents: intents.map((intent) => ({
-    name: intent.name,
-    description: intent.description,
-    utterances: intent.utterances,
-    slots: intent.slots
-  })),
-  flow: { nodes: flow.nodes, edges: flow.edges, subflows: flow.subflows }
-})
+/** The Parley document of a draft (the same as its `parley` export): what a deployment keeps and runs for ever. */
+export const snapshotOf = ({ assistant, flow, intents }: DraftToSnapshot): ParleyDocument =>
+  parleyDocumentOf(assistant, flow, intents)
 
 /** The version of the NLU model of a snapshot: SHA-256 (32 hex) of its intents' examples, slots and threshold. */
 export const nluModelVersionOf = (snapshot: ParleyDocument): string =>

@@ -12,13 +12,18 @@ import { v7 as uuidv7 } from "uuid"
 import { RuntimeSession } from "../../actors/RuntimeSession.js"
 import type { EmbedCaller } from "../../domain/assistants/EmbedCaller.js"
 import { NotReady } from "../../domain/HttpErrors.js"
-import { open } from "../../domain/runtime/engine/FlowEngine.js"
-import { RuntimeSessionId, RuntimeSessionNotFound, type SessionStatus } from "../../domain/runtime/RuntimeSession.js"
+import {
+  type RuntimeSessionId,
+  RuntimeSessionNotFound,
+  type SessionStatus
+} from "../../domain/runtime/RuntimeSession.js"
 import type { PublicSessionStart } from "../../domain/runtime/SessionStart.js"
 import type { SimulatedTurnReply, TurnInput, TurnReply } from "../../domain/runtime/Turn.js"
 import { RuntimeSessionRepo } from "../../persistence/runtime/RuntimeSessionRepo.js"
+import { currentTraceId } from "./CurrentTrace.js"
 import { DeploymentPrograms } from "./DeploymentPrograms.js"
-import { bodyHash, currentTraceId, transcriptOf } from "./RuntimeSessions.js"
+import { openSession } from "./OpenSession.js"
+import { bodyHash, transcriptOf } from "./RuntimeSessions.js"
 import { sendTurn } from "./SendTurn.js"
 
 const publicReply = (reply: SimulatedTurnReply): TurnReply => ({
@@ -66,33 +71,15 @@ export class PublicSessions extends Effect.Service<PublicSessions>()("parley/ser
             Effect.fail(new NotReady({ message: "This Assistant is unavailable until it is deployed again" }))
           )
       })
-      const step = yield* open(program, request.variables ?? {})
-      const sessionId = RuntimeSessionId.make(uuidv7())
-      const traceId = yield* currentTraceId
-      const reply: SimulatedTurnReply = {
-        sessionId,
-        turn: 0,
-        messages: step.messages,
-        status: step.state.status,
-        ended: step.state.status !== "active",
-        traceId,
-        state: step.state,
-        debug: { path: step.path, nlu: step.nlu }
-      }
-      yield* repo.create({
-        id: sessionId,
+      const reply = yield* openSession(repo, program, request.variables ?? {}, {
         workspaceId: caller.workspaceId,
         agentId: caller.agentId,
         source: "deployment",
         deploymentId: caller.deploymentId,
         revision: compiled.revision,
         locale: request.locale ?? compiled.language,
-        state: step.state,
-        status: step.state.status,
         startedBy: null,
-        endUserId: request.endUserId ?? null,
-        opening: reply,
-        traceId
+        endUserId: request.endUserId ?? null
       })
       return publicReply(reply)
     })

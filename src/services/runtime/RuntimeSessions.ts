@@ -10,29 +10,23 @@ import { v7 as uuidv7 } from "uuid"
 import { RuntimeSession } from "../../actors/RuntimeSession.js"
 import { canonicalJson } from "../../domain/CanonicalJson.js"
 import { actorOf, type Principal } from "../../domain/identity/Principal.js"
-import { open } from "../../domain/runtime/engine/FlowEngine.js"
 import {
   RuntimeSession as RuntimeSessionModel,
-  RuntimeSessionId,
+  type RuntimeSessionId,
   RuntimeSessionNotFound
 } from "../../domain/runtime/RuntimeSession.js"
 import { FlowNotRunnable, type SessionStart } from "../../domain/runtime/SessionStart.js"
 import { TranscriptEntry } from "../../domain/runtime/Transcript.js"
 import { SimulatedTurnReply, TurnInput } from "../../domain/runtime/Turn.js"
 import { RuntimeSessionRepo, type SessionRow, type TurnRow } from "../../persistence/runtime/RuntimeSessionRepo.js"
+import { currentTraceId } from "./CurrentTrace.js"
 import { DraftPrograms } from "./DraftPrograms.js"
+import { openSession } from "./OpenSession.js"
 import { sendTurn } from "./SendTurn.js"
 
-const encodeReply = Schema.encode(SimulatedTurnReply)
 const decodeReply = Schema.decodeUnknown(SimulatedTurnReply)
 const decodeInput = Schema.decodeUnknown(TurnInput)
 const decodeSession = Schema.decodeUnknown(RuntimeSessionModel.json)
-
-/** A trace id for a reply when the request has no span (never in practice: every request is traced). */
-export const currentTraceId = Effect.map(
-  Effect.option(Effect.currentSpan),
-  (span) => Option.match(span, { onNone: () => Crypto.randomBytes(16).toString("hex"), onSome: (span) => span.traceId })
-)
 
 /** The SHA-256 of a turn's body in canonical JSON: what makes "the same request". */
 export const bodyHash = (input: TurnInput): string =>
@@ -83,35 +77,16 @@ export class RuntimeSessions extends Effect.Service<RuntimeSessions>()("parley/s
             })
           )
       })
-      const step = yield* open(program, request.variables ?? {})
-      const sessionId = RuntimeSessionId.make(uuidv7())
-      const traceId = yield* currentTraceId
-      const reply: SimulatedTurnReply = {
-        sessionId,
-        turn: 0,
-        messages: step.messages,
-        status: step.state.status,
-        ended: step.state.status !== "active",
-        traceId,
-        state: step.state,
-        debug: { path: step.path, nlu: step.nlu }
-      }
-      yield* repo.create({
-        id: sessionId,
+      return yield* openSession(repo, program, request.variables ?? {}, {
         workspaceId: principal.workspaceId,
         agentId: request.agentId,
         source: "draft",
         deploymentId: null,
         revision: draft.revision,
         locale: request.locale ?? draft.language,
-        state: step.state,
-        status: step.state.status,
         startedBy: actorOf(principal),
-        endUserId: null,
-        opening: yield* Effect.orDie(encodeReply(reply)),
-        traceId
+        endUserId: null
       })
-      return reply
     })
 
     /** Sends a turn to the session's entity; a missing key is made here, so the turn still runs once. */
