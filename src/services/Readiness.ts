@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { RunnerAddressSettings } from "../config/Settings.js"
 import type { CheckResult, Readiness as ReadinessReport } from "../domain/Health.js"
 import { NotReady } from "../domain/HttpErrors.js"
 import { DatabaseInfo } from "../persistence/DatabaseInfo.js"
@@ -8,11 +9,37 @@ import { latestMigrationId } from "../persistence/Sql.js"
 /** How long a readiness check may wait on the database. */
 const CHECK_TIMEOUT = "2 seconds"
 
-/** Whether this node can serve: the database answers and holds every migration. */
+/**
+ * Whether this node can serve: the database answers and holds every
+ * migration, and (on a server database) this node's cluster runner is
+ * registered and healthy, so the conversations it is sent can be placed. On
+ * the embedded database the node is a single runner that needs no
+ * registration. A node leaving the cluster on SIGTERM unregisters, so it
+ * stops being ready before it stops serving.
+ */
 export class Readiness extends Effect.Service<Readiness>()("parley/services/Readiness", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const database = yield* DatabaseInfo
+    const runner = yield* RunnerAddressSettings
+    const runnerAddress = `${runner.host}:${runner.port}`
+
+    // The cluster's storage creates its table as the cluster starts: until then, and after a shutdown's
+    // unregistering, there is no row for this node.
+    const cluster: Effect.Effect<CheckResult> = database.kind === "embedded"
+      ? Effect.succeed({ ok: true, detail: "single runner (embedded database)" })
+      : sql<{ healthy: boolean }>`SELECT healthy FROM cluster_runners WHERE address = ${runnerAddress}`.pipe(
+        Effect.map(([row]): CheckResult =>
+          row === undefined
+            ? { ok: false, detail: `runner ${runnerAddress} not registered` }
+            : row.healthy
+            ? { ok: true, detail: `runner ${runnerAddress} registered` }
+            : { ok: false, detail: `runner ${runnerAddress} registered but not healthy` }
+        ),
+        Effect.catchAll(() =>
+          Effect.succeed<CheckResult>({ ok: false, detail: `runner ${runnerAddress} not registered` })
+        )
+      )
 
     const migrations = sql<{ latest: number | null }>`SELECT max(migration_id) AS latest FROM effect_sql_migrations`
       .pipe(
@@ -25,7 +52,7 @@ export class Readiness extends Effect.Service<Readiness>()("parley/services/Read
       )
 
     const check = Effect.gen(function*() {
-      const result = yield* migrations.pipe(
+      const result = yield* Effect.all([migrations, cluster]).pipe(
         // A query stuck on a dead connection may not stop at once when interrupted: do not wait for it.
         Effect.disconnect,
         Effect.timeoutFail({
@@ -35,10 +62,15 @@ export class Readiness extends Effect.Service<Readiness>()("parley/services/Read
         Effect.either
       )
       const checks: Record<string, CheckResult> = result._tag === "Right"
-        ? { database: { ok: true, detail: `${database.kind} (${database.location})` }, migrations: result.right }
+        ? {
+          database: { ok: true, detail: `${database.kind} (${database.location})` },
+          migrations: result.right[0],
+          cluster: result.right[1]
+        }
         : {
           database: { ok: false, detail: `${database.kind} database unreachable: ${describe(result.left)}` },
-          migrations: { ok: false, detail: "unknown while the database is unreachable" }
+          migrations: { ok: false, detail: "unknown while the database is unreachable" },
+          cluster: { ok: false, detail: "unknown while the database is unreachable" }
         }
       if (Object.values(checks).every((check) => check.ok)) {
         return { status: "ready", checks } satisfies ReadinessReport

@@ -35,6 +35,10 @@ describe("health", () => {
         expect(res.json.status).toBe("ready")
         expect(res.json.checks.database.ok).toBe(true)
         expect(res.json.checks.migrations).toMatchObject({ ok: true })
+        expect(res.json.checks.cluster).toMatchObject({
+          ok: true,
+          detail: expect.stringMatching(/^runner .* registered$/)
+        })
       }))
 
     it.effect("metrics are valid Prometheus text with requests counted by route template and status", () =>
