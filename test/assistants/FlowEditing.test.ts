@@ -297,6 +297,17 @@ layer(testServer(), { excludeTestServices: true })("flow editing", (it) => {
       expect(extra.status).toBe(400)
     }))
 
+  /** Each node and edge edit and a repair, by `caller`, on the flow at `url`: their answers. */
+  const everyEdit = (caller: Parameters<typeof send>[0], url: string) =>
+    Effect.all([
+      send(caller, "post", `${url}/nodes`, { type: "end", position: at(0, 0), data: {} }),
+      send(caller, "patch", `${url}/nodes/hello`, { label: "x" }),
+      send(caller, "del", `${url}/nodes/hello`),
+      send(caller, "post", `${url}/edges`, { source: "start", target: "hello", kind: "next" }),
+      send(caller, "del", `${url}/edges/e1`),
+      send(caller, "post", `${url}/repair-node`, { nodeId: "hello" })
+    ])
+
   it.effect("viewers may not write; another workspace's flow is a 404", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
@@ -305,25 +316,11 @@ layer(testServer(), { excludeTestServices: true })("flow editing", (it) => {
       yield* send(owner, "put", url, { nodes: [startNode, hello], edges: [] })
       const viewer = yield* join(owner, "viewer")
       const asViewer = { ...viewer, workspaceId: owner.workspaceId }
-      const refused = [
-        yield* send(asViewer, "post", `${url}/nodes`, { type: "end", position: at(0, 0), data: {} }),
-        yield* send(asViewer, "patch", `${url}/nodes/hello`, { label: "x" }),
-        yield* send(asViewer, "del", `${url}/nodes/hello`),
-        yield* send(asViewer, "post", `${url}/edges`, { source: "start", target: "hello", kind: "next" }),
-        yield* send(asViewer, "del", `${url}/edges/e1`),
-        yield* send(asViewer, "post", `${url}/repair-node`, { nodeId: "hello" })
-      ]
+      const refused = yield* everyEdit(asViewer, url)
       expect(refused.map((res) => [res.status, res.json._tag])).toEqual(Array(6).fill([403, "Forbidden"]))
 
       const stranger = yield* signUp()
-      const elsewhere = [
-        yield* send(stranger, "post", `${url}/nodes`, { type: "end", position: at(0, 0), data: {} }),
-        yield* send(stranger, "patch", `${url}/nodes/hello`, { label: "x" }),
-        yield* send(stranger, "del", `${url}/nodes/hello`),
-        yield* send(stranger, "post", `${url}/edges`, { source: "start", target: "hello", kind: "next" }),
-        yield* send(stranger, "del", `${url}/edges/e1`),
-        yield* send(stranger, "post", `${url}/repair-node`, { nodeId: "hello" })
-      ]
+      const elsewhere = yield* everyEdit(stranger, url)
       expect(elsewhere.map((res) => [res.status, res.json._tag])).toEqual(Array(6).fill([404, "AssistantNotFound"]))
       expect((yield* send(owner, "get", url)).json.revision).toBe(2)
     }))

@@ -58,30 +58,22 @@ describe("a three-node cluster", () => {
           const key = `${sessionId}-${turn}`
           const text = `message ${turn}`
           const sentAt = Date.now()
+          const answered = (status: Sent["status"], body: unknown, turn: number | undefined): Sent => ({
+            sessionId,
+            key,
+            text,
+            sentAt,
+            latency: Date.now() - sentAt,
+            status,
+            body,
+            turn
+          })
           let record: Sent
           try {
             const answer = await sendTurn(balanced[(i + turn) % 2]!, token, sessionId, key, text)
-            record = {
-              sessionId,
-              key,
-              text,
-              sentAt,
-              latency: Date.now() - sentAt,
-              status: answer.status,
-              body: answer.json,
-              turn: answer.status === 200 ? answer.json.turn : undefined
-            }
+            record = answered(answer.status, answer.json, answer.status === 200 ? answer.json.turn : undefined)
           } catch (error) {
-            record = {
-              sessionId,
-              key,
-              text,
-              sentAt,
-              latency: Date.now() - sentAt,
-              status: "no answer",
-              body: String(error),
-              turn: undefined
-            }
+            record = answered("no answer", String(error), undefined)
           }
           sent.push(record)
           return record

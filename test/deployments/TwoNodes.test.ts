@@ -4,23 +4,11 @@
  * both, and a revocation on one node stops the token on the other at once.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type Context, Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { post, signUp } from "../support/Accounts.js"
 import { echoFlow } from "../support/Conversations.js"
 import { assistantWith, deployed, readPublic, startPublic, turnPublic } from "../support/Deployments.js"
-import { freshDatabase } from "../support/TestDatabase.js"
-import { testServer } from "../support/TestServer.js"
-
-/** Two nodes on one fresh database; run an effect against either. */
-const twoNodes = Effect.gen(function*() {
-  const { url } = yield* freshDatabase
-  const a = yield* Layer.build(testServer({ DATABASE_URL: url }))
-  const b = yield* Layer.build(testServer({ DATABASE_URL: url }))
-  return {
-    onA: <X, E, R>(effect: Effect.Effect<X, E, R>) => Effect.provide(effect, a as Context.Context<R>),
-    onB: <X, E, R>(effect: Effect.Effect<X, E, R>) => Effect.provide(effect, b as Context.Context<R>)
-  }
-})
+import { twoNodes } from "../support/TwoNodes.js"
 
 describe("a deployment on two nodes", () => {
   it.scopedLive(

@@ -6,22 +6,10 @@
  */
 import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { type Context, Effect, Layer, Schedule } from "effect"
+import { Effect, Schedule } from "effect"
 import { as, freshAddress, post, signUp } from "../support/Accounts.js"
 import { exchange } from "../support/Http.js"
-import { freshDatabase } from "../support/TestDatabase.js"
-import { testServer } from "../support/TestServer.js"
-
-/** Two nodes on one fresh database; run an effect against either. */
-const twoNodes = Effect.gen(function*() {
-  const { url } = yield* freshDatabase
-  const a = yield* Layer.build(testServer({ DATABASE_URL: url }))
-  const b = yield* Layer.build(testServer({ DATABASE_URL: url }))
-  return {
-    onA: <X, E, R>(effect: Effect.Effect<X, E, R>) => Effect.provide(effect, a as Context.Context<R>),
-    onB: <X, E, R>(effect: Effect.Effect<X, E, R>) => Effect.provide(effect, b as Context.Context<R>)
-  }
-})
+import { twoNodes } from "../support/TwoNodes.js"
 
 describe("two nodes", () => {
   it.scopedLive("share one brute-force limit", () =>
