@@ -2,7 +2,7 @@
  * Sending a turn to its session's entity, for both the editors' and the
  * public route: the cluster's transient refusals become a typed 503, and a
  * reply that came back interrupted (the node running the entity was handing
- * its shards over, say) is asked for again with the same message, which the
+ * its shards over, say) is asked for again with the same message (for up to 10 s), which the
  * message's primary key makes safe: the turn still runs once, and a resend
  * is answered from storage if it had.
  */
@@ -31,9 +31,15 @@ export type TurnSent = Effect.Effect<
 /** The entity's answer ended in an interruption of its own (not of this request). */
 class ReplyInterrupted extends Data.TaggedError("ReplyInterrupted")<{}> {}
 
-/** How often an interrupted reply is asked for again, and how long apart. */
-const RESENDS = 5
-const RESEND_SPACING = "200 millis"
+/**
+ * How long apart an interrupted reply is asked for again, and for how long: a
+ * hand-over lasts until the new owner takes the shard (a refresh interval
+ * after a graceful leave, the lock expiration after a crash), and until then
+ * a resend may reach the leaving node and come back interrupted again (1 s of
+ * resends was seen to be too short in CI).
+ */
+const RESEND_SPACING = "250 millis"
+const RESEND_FOR = "10 seconds"
 
 /** `send` (the client's `Turn` call for the session), resent while its reply comes back interrupted. */
 export const sendTurn = (sessionId: RuntimeSessionId, send: TurnSent) =>
@@ -49,8 +55,7 @@ export const sendTurn = (sessionId: RuntimeSessionId, send: TurnSent) =>
         : Effect.void
     ),
     Effect.retry({
-      times: RESENDS,
-      schedule: Schedule.spaced(RESEND_SPACING),
+      schedule: Schedule.spaced(RESEND_SPACING).pipe(Schedule.upTo(RESEND_FOR)),
       while: (error) => error._tag === "ReplyInterrupted"
     }),
     Effect.catchTags({
