@@ -19,6 +19,7 @@ import migration0004 from "./migrations/0004_assistants.js"
 import migration0005 from "./migrations/0005_runtime.js"
 import migration0006 from "./migrations/0006_imports.js"
 import migration0007 from "./migrations/0007_deployments.js"
+import migration0008 from "./migrations/0008_turn_failures.js"
 import * as PgliteClient from "./PgliteClient.js"
 
 /** Every migration, in order; the migrator records which ran. */
@@ -29,7 +30,8 @@ export const migrations = {
   "0004_assistants": migration0004,
   "0005_runtime": migration0005,
   "0006_imports": migration0006,
-  "0007_deployments": migration0007
+  "0007_deployments": migration0007,
+  "0008_turn_failures": migration0008
 } as const
 
 /** The id of the newest migration, which readiness expects to find applied. */
