@@ -225,6 +225,43 @@ export const ShardTiming = Config.all({
   })
 )
 
+/**
+ * How long one turn may compute, and how many times a turn that dies or
+ * overruns is tried before it is recorded as failed (a poison message must
+ * not stall its session or its node for good; see docs/CLUSTER.md).
+ */
+export const TurnLimits = Config.all({
+  timeLimit: Config.duration("PARLEY_TURN_TIME_LIMIT").pipe(
+    Config.withDefault(Duration.seconds(20)),
+    Config.withDescription("How long a turn may compute before the attempt counts as failed")
+  ),
+  attempts: Config.integer("PARLEY_TURN_ATTEMPTS").pipe(
+    Config.withDefault(3),
+    Config.validate({ message: "Expected 1 to 100 attempts", validation: (n) => n >= 1 && n <= 100 }),
+    Config.withDescription("How many failed attempts a turn gets before it answers TurnFailed for good")
+  )
+})
+
+/**
+ * How much work a node admits at once (0: no bound). Beyond it a request is
+ * refused at once with `503 Overloaded` and `Retry-After`, rather than queued
+ * until its client gives up (see docs/OPERATIONS.md for how to size them).
+ */
+export const AdmissionSettings = Config.all({
+  maxTurnsInFlight: Config.integer("PARLEY_MAX_TURNS_IN_FLIGHT").pipe(
+    Config.withDefault(64),
+    Config.validate({ message: "Expected 0 (no bound) or more", validation: (n) => n >= 0 }),
+    Config.withDescription("Turns a node runs at once; more are refused with 503 and Retry-After (0: no bound)")
+  ),
+  maxRequestsInFlight: Config.integer("PARLEY_MAX_REQUESTS_IN_FLIGHT").pipe(
+    Config.withDefault(1024),
+    Config.validate({ message: "Expected 0 (no bound) or more", validation: (n) => n >= 0 }),
+    Config.withDescription(
+      "HTTP requests a node handles at once, health and metrics excepted; more get 503 and Retry-After (0: no bound)"
+    )
+  )
+})
+
 /** Every environment variable Parley reads, for the README check. */
 export const environmentVariables = [
   "PORT",
@@ -243,6 +280,8 @@ export const environmentVariables = [
   "PARLEY_MAX_BODY_BYTES",
   "PARLEY_MAX_UPLOAD_BYTES",
   "PARLEY_REQUEST_TIMEOUT",
+  "PARLEY_MAX_TURNS_IN_FLIGHT",
+  "PARLEY_MAX_REQUESTS_IN_FLIGHT",
   "PARLEY_SESSION_MAX_AGE",
   "PARLEY_SESSION_IDLE_TIMEOUT",
   "PARLEY_REQUIRE_MFA",
@@ -256,5 +295,7 @@ export const environmentVariables = [
   "PARLEY_RUNNER_HEALTH_CHECK_INTERVAL",
   "PARLEY_SHARDS",
   "PARLEY_ENTITY_IDLE_TIME",
+  "PARLEY_TURN_TIME_LIMIT",
+  "PARLEY_TURN_ATTEMPTS",
   "OTEL_EXPORTER_OTLP_ENDPOINT"
 ] as const

@@ -77,3 +77,13 @@ export class RuntimeSessionEnded extends Schema.TaggedError<RuntimeSessionEnded>
   { sessionId: Schema.String, status: SessionStatus, message: Schema.String },
   HttpApiSchema.annotations({ status: 409 })
 ) {}
+
+/**
+ * A turn failed on every attempt (its processing died or overran its time limit that many times), so
+ * Parley stopped trying: the session is unchanged and takes other messages; this key keeps this answer.
+ */
+export class TurnFailed extends Schema.TaggedError<TurnFailed>()(
+  "TurnFailed",
+  { sessionId: Schema.String, idempotencyKey: Schema.String, attempts: Schema.Number, message: Schema.String },
+  HttpApiSchema.annotations({ status: 422 })
+) {}

@@ -1,7 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { NotReady } from "../../domain/HttpErrors.js"
 import { IdempotencyHeaders, IdempotencyKeyReused } from "../../domain/Idempotency.js"
-import { RuntimeSessionEnded, RuntimeSessionId, RuntimeSessionNotFound } from "../../domain/runtime/RuntimeSession.js"
+import {
+  RuntimeSessionEnded,
+  RuntimeSessionId,
+  RuntimeSessionNotFound,
+  TurnFailed
+} from "../../domain/runtime/RuntimeSession.js"
 import { PublicSessionStart } from "../../domain/runtime/SessionStart.js"
 import { PublicSessionTranscript } from "../../domain/runtime/Transcript.js"
 import { TurnInput, TurnReply } from "../../domain/runtime/Turn.js"
@@ -30,6 +35,7 @@ export class PublicRuntimeApi extends HttpApiGroup.make("publicRuntime")
       .addError(RuntimeSessionNotFound)
       .addError(RuntimeSessionEnded)
       .addError(IdempotencyKeyReused)
+      .addError(TurnFailed)
       .addError(NotReady)
       .annotate(
         OpenApi.Summary,

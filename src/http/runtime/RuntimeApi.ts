@@ -2,7 +2,12 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { AssistantNotFound } from "../../domain/assistants/Assistant.js"
 import { NotReady } from "../../domain/HttpErrors.js"
 import { IdempotencyHeaders, IdempotencyKeyReused } from "../../domain/Idempotency.js"
-import { RuntimeSessionEnded, RuntimeSessionId, RuntimeSessionNotFound } from "../../domain/runtime/RuntimeSession.js"
+import {
+  RuntimeSessionEnded,
+  RuntimeSessionId,
+  RuntimeSessionNotFound,
+  TurnFailed
+} from "../../domain/runtime/RuntimeSession.js"
 import { FlowNotRunnable, SessionStart } from "../../domain/runtime/SessionStart.js"
 import { SessionTranscript } from "../../domain/runtime/Transcript.js"
 import { SimulatedTurnReply, TurnInput } from "../../domain/runtime/Turn.js"
@@ -34,6 +39,7 @@ export class RuntimeApi extends HttpApiGroup.make("runtime")
       .addError(RuntimeSessionNotFound)
       .addError(RuntimeSessionEnded)
       .addError(IdempotencyKeyReused)
+      .addError(TurnFailed)
       .addError(NotReady)
       .annotate(
         OpenApi.Summary,

@@ -20,6 +20,8 @@ export const SessionRow = Schema.Struct({
   endUserId: Schema.NullOr(Schema.String),
   ownerEpoch: Schema.Number,
   ownerRunner: Schema.NullOr(Schema.String),
+  /** Activations since the session's entity last finished a message (a claim counts itself). */
+  unsettledActivations: Schema.Number,
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf,
   endedAt: Schema.NullOr(Schema.DateFromSelf)
@@ -86,7 +88,8 @@ const json = (value: unknown) => JSON.stringify(value)
  * (a variable `order_id` would come back `orderId`).
  */
 const sessionColumns = `id, workspace_id, agent_id, source, deployment_id, revision, locale, state::text AS state,
-  status, turn, started_by::text AS started_by, end_user_id, owner_epoch, owner_runner, created_at, updated_at, ended_at`
+  status, turn, started_by::text AS started_by, end_user_id, owner_epoch, owner_runner, unsettled_activations,
+  created_at, updated_at, ended_at`
 
 /** Assistant conversations: sessions, their turns, and who owned them when. */
 export class RuntimeSessionRepo extends Effect.Service<RuntimeSessionRepo>()("parley/persistence/RuntimeSessionRepo", {
@@ -111,7 +114,8 @@ export class RuntimeSessionRepo extends Effect.Service<RuntimeSessionRepo>()("pa
       Result: SessionRow,
       execute: ({ id, runner }) =>
         sql`WITH claimed AS (
-              UPDATE runtime_sessions SET owner_epoch = owner_epoch + 1, owner_runner = ${runner}
+              UPDATE runtime_sessions SET owner_epoch = owner_epoch + 1, owner_runner = ${runner},
+                unsettled_activations = unsettled_activations + 1
               WHERE id = ${id} RETURNING *
             ), recorded AS (
               INSERT INTO runtime_session_owners (session_id, epoch, runner)
@@ -125,20 +129,24 @@ export class RuntimeSessionRepo extends Effect.Service<RuntimeSessionRepo>()("pa
       Result: Schema.Struct({
         draftRevision: Schema.NullOr(Schema.Number),
         bodyHash: Schema.NullOr(Schema.String),
-        reply: Schema.NullOr(Schema.parseJson())
+        reply: Schema.NullOr(Schema.parseJson()),
+        failedHash: Schema.NullOr(Schema.String),
+        failedAttempts: Schema.NullOr(Schema.Number)
       }),
       execute: ({ agentId, key, sessionId }) =>
         sql`SELECT (SELECT revision FROM assistants WHERE id = ${agentId}) AS draft_revision, t.body_hash,
-              t.reply::text AS reply
+              t.reply::text AS reply, f.body_hash AS failed_hash, f.attempts AS failed_attempts
             FROM (SELECT 1) AS one
-            LEFT JOIN runtime_turns t ON t.session_id = ${sessionId} AND t.idempotency_key = ${key}`
+            LEFT JOIN runtime_turns t ON t.session_id = ${sessionId} AND t.idempotency_key = ${key}
+            LEFT JOIN runtime_turn_failures f
+              ON f.session_id = ${sessionId} AND f.idempotency_key = ${key} AND f.failed`
     })
 
     const commit = (turn: TurnCommit) =>
       sql<{ turn: number }>`WITH moved AS (
             UPDATE runtime_sessions
             SET state = ${json(turn.state)}::jsonb, status = ${turn.status}, turn = ${turn.previousTurn + 1},
-                revision = ${turn.revision}, updated_at = now(),
+                revision = ${turn.revision}, updated_at = now(), unsettled_activations = 0,
                 ended_at = CASE WHEN ${turn.ended} THEN now() ELSE ended_at END
             WHERE id = ${turn.sessionId} AND owner_epoch = ${turn.epoch} AND turn = ${turn.previousTurn}
             RETURNING id
@@ -152,6 +160,34 @@ export class RuntimeSessionRepo extends Effect.Service<RuntimeSessionRepo>()("pa
             ${json(turn.reply)}::jsonb, ${turn.epoch}, ${turn.runner}, ${turn.traceId}
           FROM moved
           RETURNING turn`
+
+    const attempt = SqlSchema.single({
+      Request: Schema.Struct({
+        sessionId: RuntimeSessionId,
+        key: Schema.String,
+        bodyHash: Schema.String,
+        reason: Schema.String,
+        bound: Schema.Number,
+        settle: Schema.Boolean
+      }),
+      Result: Schema.Struct({ attempts: Schema.Number, failed: Schema.Boolean }),
+      execute: ({ bodyHash, bound, key, reason, sessionId, settle }) =>
+        sql`WITH settled AS (
+              UPDATE runtime_sessions SET unsettled_activations = 0 WHERE id = ${sessionId} AND ${settle}
+            )
+            INSERT INTO runtime_turn_failures AS f (session_id, idempotency_key, body_hash, attempts, failed, reason)
+            VALUES (${sessionId}, ${key}, ${bodyHash}, 1, ${bound} <= 1, ${reason})
+            ON CONFLICT (session_id, idempotency_key) DO UPDATE
+              SET attempts = f.attempts + 1, failed = f.attempts + 1 >= ${bound}, body_hash = EXCLUDED.body_hash,
+                  reason = EXCLUDED.reason, updated_at = now()
+            RETURNING attempts, failed`
+    })
+
+    const owner = SqlSchema.findOne({
+      Request: RuntimeSessionId,
+      Result: Schema.Struct({ ownerEpoch: Schema.Number, turn: Schema.Number }),
+      execute: (id) => sql`SELECT owner_epoch, turn FROM runtime_sessions WHERE id = ${id}`
+    })
 
     const find = SqlSchema.findOne({
       Request: Schema.Struct({ workspaceId: WorkspaceId, id: RuntimeSessionId }),
@@ -195,6 +231,31 @@ export class RuntimeSessionRepo extends Effect.Service<RuntimeSessionRepo>()("pa
           Effect.orDie,
           Effect.withSpan("RuntimeSessionRepo.commit")
         ),
+      /**
+       * Counts a failed attempt of the turn under `key`: `failed` once `bound`
+       * attempts have failed, after which the key answers `TurnFailed`. With
+       * `settle`, the session's unsettled activations start again from zero
+       * (the failure was seen and counted here, so the restart it causes must
+       * not count it again).
+       */
+      recordAttempt: (
+        sessionId: RuntimeSessionId,
+        key: string,
+        bodyHash: string,
+        reason: string,
+        options: { readonly bound: number; readonly settle: boolean }
+      ) =>
+        attempt({ sessionId, key, bodyHash, reason, ...options }).pipe(
+          Effect.orDie,
+          Effect.withSpan("RuntimeSessionRepo.recordAttempt")
+        ),
+      /** The entity finished a message without committing a turn: the session is no longer suspect. */
+      settle: (sessionId: RuntimeSessionId, epoch: number) =>
+        sql`UPDATE runtime_sessions SET unsettled_activations = 0 WHERE id = ${sessionId} AND owner_epoch = ${epoch}`
+          .pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("RuntimeSessionRepo.settle")),
+      /** The session's current owner epoch and turn, to tell why a fenced write changed nothing. */
+      owner: (sessionId: RuntimeSessionId) =>
+        owner(sessionId).pipe(Effect.orDie, Effect.withSpan("RuntimeSessionRepo.owner")),
       find: (workspaceId: WorkspaceId, id: RuntimeSessionId) =>
         find({ workspaceId, id }).pipe(Effect.orDie, Effect.withSpan("RuntimeSessionRepo.find")),
       turns: (sessionId: RuntimeSessionId) =>

@@ -9,7 +9,6 @@
  */
 import { DateTime, Effect, Either, Option } from "effect"
 import { v7 as uuidv7 } from "uuid"
-import { RuntimeSession } from "../../actors/RuntimeSession.js"
 import type { EmbedCaller } from "../../domain/assistants/EmbedCaller.js"
 import { NotReady } from "../../domain/HttpErrors.js"
 import {
@@ -24,7 +23,7 @@ import { currentTraceId } from "./CurrentTrace.js"
 import { DeploymentPrograms } from "./DeploymentPrograms.js"
 import { openSession } from "./OpenSession.js"
 import { bodyHash, transcriptOf } from "./RuntimeSessions.js"
-import { sendTurn } from "./SendTurn.js"
+import { TurnSender } from "./TurnSender.js"
 
 const publicReply = (reply: SimulatedTurnReply): TurnReply => ({
   sessionId: reply.sessionId,
@@ -42,7 +41,7 @@ export class PublicSessions extends Effect.Service<PublicSessions>()("parley/ser
   effect: Effect.gen(function*() {
     const repo = yield* RuntimeSessionRepo
     const programs = yield* DeploymentPrograms
-    const client = yield* RuntimeSession.client
+    const sender = yield* TurnSender
 
     /** The session, when it runs on the caller's deployment. */
     const owned = (caller: EmbedCaller, sessionId: RuntimeSessionId) =>
@@ -93,17 +92,14 @@ export class PublicSessions extends Effect.Service<PublicSessions>()("parley/ser
     ) {
       // The entity refuses a session of another deployment (and the message's key names the deployment, so
       // another deployment's request is never answered from this one's stored replies): no read needed here.
-      const reply = yield* sendTurn(
-        sessionId,
-        client(sessionId).Turn({
-          workspaceId: caller.workspaceId,
-          deploymentId: caller.deploymentId,
-          input,
-          idempotencyKey: idempotencyKey ?? uuidv7(),
-          bodyHash: bodyHash(input),
-          traceId: yield* currentTraceId
-        })
-      )
+      const reply = yield* sender.send(sessionId, {
+        workspaceId: caller.workspaceId,
+        deploymentId: caller.deploymentId,
+        input,
+        idempotencyKey: idempotencyKey ?? uuidv7(),
+        bodyHash: bodyHash(input),
+        traceId: yield* currentTraceId
+      })
       return publicReply(reply)
     })
 

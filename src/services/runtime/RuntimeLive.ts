@@ -11,12 +11,13 @@ import { DeploymentPrograms } from "./DeploymentPrograms.js"
 import { DraftPrograms } from "./DraftPrograms.js"
 import { PublicSessions } from "./PublicSessions.js"
 import { RuntimeSessions } from "./RuntimeSessions.js"
+import { TurnSender } from "./TurnSender.js"
 
 export const RuntimeLive = Layer.mergeAll(
   RuntimeSessions.Default,
   PublicSessions.DefaultWithoutDependencies,
   RuntimeSessionLive
 ).pipe(
-  Layer.provide([DraftPrograms.Default, DeploymentPrograms.Default, RuntimeSessionRepo.Default]),
+  Layer.provide([DraftPrograms.Default, DeploymentPrograms.Default, RuntimeSessionRepo.Default, TurnSender.Default]),
   Layer.provideMerge(ClusterLive)
 )

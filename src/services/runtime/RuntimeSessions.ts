@@ -7,7 +7,6 @@
 import { Effect, Either, Option, Schema } from "effect"
 import * as Crypto from "node:crypto"
 import { v7 as uuidv7 } from "uuid"
-import { RuntimeSession } from "../../actors/RuntimeSession.js"
 import { canonicalJson } from "../../domain/CanonicalJson.js"
 import { actorOf, type Principal } from "../../domain/identity/Principal.js"
 import {
@@ -22,7 +21,7 @@ import { RuntimeSessionRepo, type SessionRow, type TurnRow } from "../../persist
 import { currentTraceId } from "./CurrentTrace.js"
 import { DraftPrograms } from "./DraftPrograms.js"
 import { openSession } from "./OpenSession.js"
-import { sendTurn } from "./SendTurn.js"
+import { TurnSender } from "./TurnSender.js"
 
 const decodeReply = Schema.decodeUnknown(SimulatedTurnReply)
 const decodeInput = Schema.decodeUnknown(TurnInput)
@@ -60,7 +59,7 @@ export class RuntimeSessions extends Effect.Service<RuntimeSessions>()("parley/s
   effect: Effect.gen(function*() {
     const repo = yield* RuntimeSessionRepo
     const programs = yield* DraftPrograms
-    const client = yield* RuntimeSession.client
+    const sender = yield* TurnSender
 
     const start = Effect.fn("RuntimeSessions.start")(function*(principal: Principal, request: SessionStart) {
       const draft = yield* programs.draft(principal.workspaceId, request.agentId, {
@@ -96,18 +95,15 @@ export class RuntimeSessions extends Effect.Service<RuntimeSessions>()("parley/s
       input: TurnInput,
       idempotencyKey: string | undefined
     ) {
-      return yield* sendTurn(
-        sessionId,
-        client(sessionId).Turn({
-          workspaceId: principal.workspaceId,
-          // Editors test drafts: a visitor's session on a deployment is not theirs to talk in.
-          deploymentId: null,
-          input,
-          idempotencyKey: idempotencyKey ?? uuidv7(),
-          bodyHash: bodyHash(input),
-          traceId: yield* currentTraceId
-        })
-      )
+      return yield* sender.send(sessionId, {
+        workspaceId: principal.workspaceId,
+        // Editors test drafts: a visitor's session on a deployment is not theirs to talk in.
+        deploymentId: null,
+        input,
+        idempotencyKey: idempotencyKey ?? uuidv7(),
+        bodyHash: bodyHash(input),
+        traceId: yield* currentTraceId
+      })
     })
 
     const get = Effect.fn("RuntimeSessions.get")(function*(principal: Principal, sessionId: RuntimeSessionId) {

@@ -1,19 +1,22 @@
 /**
- * Sending a turn to its session's entity, for both the editors' and the
- * public route: the cluster's transient refusals become a typed 503, and a
- * reply that came back interrupted (the node running the entity was handing
- * its shards over, say) is asked for again with the same message (for up to 10 s), which the
- * message's primary key makes safe: the turn still runs once, and a resend
- * is answered from storage if it had.
+ * Delivering a turn to its session's entity, for both the editors' and the
+ * public route, and mapping the cluster's answers to typed ones. Two answers
+ * are transient and make it send the same message again (its primary key
+ * makes that safe: the turn still runs once, and a resend is answered from
+ * storage if it has): a reply that came back interrupted (the node running
+ * the entity was handing its shards over) and `AlreadyProcessingMessage` (a
+ * repeat of a turn that is still running: the repeat waits for its end). The
+ * cluster's other refusals become a typed 503.
  */
 import type { ClusterError } from "@effect/cluster"
-import { Cause, Data, Effect, Schedule } from "effect"
+import { Cause, Data, Duration, Effect, Schedule } from "effect"
 import { NotReady } from "../../domain/HttpErrors.js"
 import type { IdempotencyKeyReused } from "../../domain/Idempotency.js"
 import type {
   RuntimeSessionEnded,
   RuntimeSessionId,
-  RuntimeSessionNotFound
+  RuntimeSessionNotFound,
+  TurnFailed
 } from "../../domain/runtime/RuntimeSession.js"
 import type { SimulatedTurnReply } from "../../domain/runtime/Turn.js"
 
@@ -23,26 +26,41 @@ export type TurnSent = Effect.Effect<
   | RuntimeSessionNotFound
   | RuntimeSessionEnded
   | IdempotencyKeyReused
+  | TurnFailed
   | ClusterError.MailboxFull
   | ClusterError.AlreadyProcessingMessage
   | ClusterError.PersistenceError
+>
+
+/** What a delivered turn answers: the reply, or a typed refusal. */
+export type TurnDelivered = Effect.Effect<
+  SimulatedTurnReply,
+  RuntimeSessionNotFound | RuntimeSessionEnded | IdempotencyKeyReused | TurnFailed | NotReady
 >
 
 /** The entity's answer ended in an interruption of its own (not of this request). */
 class ReplyInterrupted extends Data.TaggedError("ReplyInterrupted")<{}> {}
 
 /**
- * How long apart an interrupted reply is asked for again, and for how long: a
- * hand-over lasts until the new owner takes the shard (a refresh interval
- * after a graceful leave, the lock expiration after a crash), and until then
- * a resend may reach the leaving node and come back interrupted again (1 s of
- * resends was seen to be too short in CI).
+ * How often a transient answer is asked for again: soon at first (a repeat
+ * usually waits for a turn that ends within milliseconds), then every 250 ms
+ * (a hand-over lasts until the new owner takes the shard: a refresh interval
+ * after a graceful leave, the lock expiration after a crash).
  */
-const RESEND_SPACING = "250 millis"
-const RESEND_FOR = "10 seconds"
+const RESEND = Schedule.exponential("20 millis", 1.5).pipe(Schedule.either(Schedule.spaced("250 millis")))
 
-/** `send` (the client's `Turn` call for the session), resent while its reply comes back interrupted. */
-export const sendTurn = (sessionId: RuntimeSessionId, send: TurnSent) =>
+/**
+ * How long a turn is waited for in all. It stays under the request time-out
+ * (30 s by default), so a caller that waited that long hears "retry with the
+ * same key" rather than a time-out; the turn itself goes on regardless.
+ */
+export const DELIVERY_LIMIT = Duration.seconds(25)
+
+const isTransient = (error: { readonly _tag: string }) =>
+  error._tag === "ReplyInterrupted" || error._tag === "AlreadyProcessingMessage"
+
+/** `send` (the client's `Turn` call for the session), sent again while its answer is transient. */
+export const sendTurn = (sessionId: RuntimeSessionId, send: TurnSent): TurnDelivered =>
   send.pipe(
     Effect.catchAllCause((cause): Effect.Effect<never, Effect.Effect.Error<TurnSent> | ReplyInterrupted> =>
       Cause.isInterruptedOnly(cause) ? Effect.fail(new ReplyInterrupted()) : Effect.failCause(cause)
@@ -54,9 +72,10 @@ export const sendTurn = (sessionId: RuntimeSessionId, send: TurnSent) =>
         )
         : Effect.void
     ),
-    Effect.retry({
-      schedule: Schedule.spaced(RESEND_SPACING).pipe(Schedule.upTo(RESEND_FOR)),
-      while: (error) => error._tag === "ReplyInterrupted"
+    Effect.retry({ schedule: RESEND, while: isTransient }),
+    Effect.timeoutFail({
+      duration: DELIVERY_LIMIT,
+      onTimeout: () => new NotReady({ message: "This turn is still being processed; retry with the same key" })
     }),
     Effect.catchTags({
       ReplyInterrupted: () =>

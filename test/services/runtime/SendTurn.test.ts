@@ -1,7 +1,7 @@
-import { ClusterError } from "@effect/cluster"
+import { ClusterError, EntityAddress, EntityId, EntityType, ShardId, Snowflake } from "@effect/cluster"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Fiber, FiberId, TestClock } from "effect"
-import type { RuntimeSessionId } from "../../../src/domain/runtime/RuntimeSession.js"
+import { type RuntimeSessionId, TurnFailed } from "../../../src/domain/runtime/RuntimeSession.js"
 import type { SimulatedTurnReply } from "../../../src/domain/runtime/Turn.js"
 import { sendTurn, type TurnSent } from "../../../src/services/runtime/SendTurn.js"
 
@@ -9,6 +9,17 @@ const sessionId = "01a1fdd4-c76f-712c-a1aa-f0570ff24153" as RuntimeSessionId
 const reply = { sessionId, turn: 1 } as unknown as SimulatedTurnReply
 /** A reply interrupted on the entity's side: a failure whose cause is another fiber's interruption. */
 const interruptedReply = Effect.failCause(Cause.interrupt(FiberId.make(7, 0)))
+/** The owner is still running this message (a repeat reached it before the turn ended). */
+const stillRunning = Effect.fail(
+  new ClusterError.AlreadyProcessingMessage({
+    envelopeId: Snowflake.Snowflake(BigInt(1)),
+    address: EntityAddress.make({
+      shardId: ShardId.make("default", 1),
+      entityType: EntityType.EntityType.make("RuntimeSession"),
+      entityId: EntityId.make(sessionId)
+    })
+  })
+)
 
 /** A `send` answering `outcomes` in turn, counting its calls. */
 const scripted = (outcomes: ReadonlyArray<TurnSent>) => {
@@ -27,16 +38,27 @@ describe("sendTurn", () => {
       expect(calls()).toBe(3)
     }))
 
-  it.effect("gives up after 10 s of resends with a typed 503", () =>
+  it.effect("waits for a turn that is still running, by asking again soon", () =>
+    Effect.gen(function*() {
+      const { calls, send } = scripted([stillRunning, stillRunning, stillRunning, Effect.succeed(reply)])
+      const fiber = yield* Effect.fork(sendTurn(sessionId, send))
+      // The first resends come within tens of milliseconds.
+      yield* TestClock.adjust("200 millis")
+      expect(yield* fiber.await).toEqual(Exit.succeed(reply))
+      expect(calls()).toBe(4)
+    }))
+
+  it.effect("gives up after the delivery limit with a typed 503 that says to retry with the same key", () =>
     Effect.gen(function*() {
       const { calls, send } = scripted([interruptedReply])
       const fiber = yield* Effect.fork(Effect.flip(sendTurn(sessionId, send)))
-      yield* TestClock.adjust("30 seconds")
+      yield* TestClock.adjust("60 seconds")
       const error = yield* Fiber.join(fiber)
       expect(error).toMatchObject({ _tag: "NotReady" })
-      // The first send, then one every 250 ms for 10 s.
-      expect(calls()).toBeGreaterThanOrEqual(40)
-      expect(calls()).toBeLessThanOrEqual(42)
+      expect(error.message).toContain("same key")
+      // Soon at first, then every 250 ms, for 25 s.
+      expect(calls()).toBeGreaterThanOrEqual(90)
+      expect(calls()).toBeLessThanOrEqual(115)
     }))
 
   it.effect("does not resend a turn the entity refused, and maps the cluster's refusals to 503", () =>
@@ -44,6 +66,11 @@ describe("sendTurn", () => {
       const storage = scripted([Effect.fail(new ClusterError.PersistenceError({ cause: "disk full" }))])
       expect(yield* Effect.flip(sendTurn(sessionId, storage.send))).toMatchObject({ _tag: "NotReady" })
       expect(storage.calls()).toBe(1)
+      const failed = scripted([
+        Effect.fail(new TurnFailed({ sessionId, idempotencyKey: "k", attempts: 3, message: "given up" }))
+      ])
+      expect(yield* Effect.flip(sendTurn(sessionId, failed.send))).toMatchObject({ _tag: "TurnFailed" })
+      expect(failed.calls()).toBe(1)
       const died = scripted([Effect.die("boom")])
       expect(Exit.isFailure(yield* Effect.exit(sendTurn(sessionId, died.send)))).toBe(true)
       expect(died.calls()).toBe(1)

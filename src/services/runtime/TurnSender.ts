@@ -1,0 +1,56 @@
+/**
+ * Sends turns to their sessions' entities on behalf of requests, detached from
+ * them: once a turn is handed over it runs to its end (and its answer is
+ * waited for) whatever becomes of the request, so a client that gives up never
+ * cuts a turn short. A repeat of a turn that this node is still delivering
+ * joins it instead of sending it again; a repeat that reaches another node is
+ * answered by the cluster from the stored message (see `SendTurn.ts`).
+ */
+import { Deferred, Effect, Exit } from "effect"
+import { RuntimeSession, turnMessageKey, type TurnPayload } from "../../actors/RuntimeSession.js"
+import { NotReady } from "../../domain/HttpErrors.js"
+import type { RuntimeSessionId } from "../../domain/runtime/RuntimeSession.js"
+import { sendTurn, type TurnDelivered } from "./SendTurn.js"
+
+type Outcome = Effect.Effect.Success<TurnDelivered>
+type Refusal = Effect.Effect.Error<TurnDelivered>
+
+/** A delivery cut short by the node stopping: its message stays stored and runs on the next owner. */
+const stopping = Exit.fail(new NotReady({ message: "This node is stopping; retry with the same key" }))
+
+export class TurnSender extends Effect.Service<TurnSender>()("parley/services/runtime/TurnSender", {
+  scoped: Effect.gen(function*() {
+    const client = yield* RuntimeSession.client
+    // Deliveries belong to the node, not to requests: they end with the node.
+    const scope = yield* Effect.scope
+    const delivering = new Map<string, Deferred.Deferred<Outcome, Refusal>>()
+
+    /** The delivery of this turn on this node: the running one, or one started now (no yield in between). */
+    const delivery = (sessionId: RuntimeSessionId, payload: TurnPayload) =>
+      Effect.fiberIdWith((fiberId) => {
+        const key = `${sessionId}/${turnMessageKey(payload)}`
+        const running = delivering.get(key)
+        if (running !== undefined) return Effect.succeed(running)
+        const done = Deferred.unsafeMake<Outcome, Refusal>(fiberId)
+        delivering.set(key, done)
+        return sendTurn(sessionId, client(sessionId).Turn(payload)).pipe(
+          Effect.onExit((exit) => {
+            delivering.delete(key)
+            return Deferred.done(done, Exit.isInterrupted(exit) ? stopping : exit)
+          }),
+          Effect.interruptible,
+          Effect.forkIn(scope),
+          Effect.as(done)
+        )
+      }).pipe(Effect.uninterruptible)
+
+    return {
+      /** Sends the turn (or joins its delivery in progress) and waits for its answer. */
+      send: Effect.fn("TurnSender.send")(function*(sessionId: RuntimeSessionId, payload: TurnPayload) {
+        return yield* Effect.flatMap(delivery(sessionId, payload), Deferred.await)
+      }),
+      /** How many deliveries are in progress on this node. */
+      inProgress: Effect.sync(() => delivering.size)
+    } as const
+  })
+}) {}

@@ -1,0 +1,164 @@
+/**
+ * Clients that give up and retry, as the docs tell them to: each turn is sent
+ * with its Idempotency-Key, abandoned after a random 0–50 ms (the client's
+ * time-out or a closed connection) a few times, and then sent again with the
+ * same key and body until it is answered. On one node and across three, every
+ * key must be answered with its turn (no attempt that completes is refused),
+ * every committed turn must be readable by its key, and no turn may be stored
+ * twice or out of order. The cluster must never keep an interruption as a
+ * turn's answer.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { echoAssistant, readSession, signUpAt, startSession } from "../support/Conversations.js"
+import { localCluster } from "../support/LocalCluster.js"
+import { connectedClient, freshDatabase } from "../support/TestDatabase.js"
+
+/** A small seeded generator (mulberry32), so a failing run can be replayed. */
+const random = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+}
+
+/** What became of one attempt. */
+type Attempt =
+  | { readonly kind: "aborted" }
+  | { readonly kind: "answered"; readonly status: number; readonly body: any }
+  | { readonly kind: "failed"; readonly error: string }
+
+const attempt = async (
+  url: string,
+  token: string,
+  sessionId: string,
+  key: string,
+  text: string,
+  abortAfterMs: number | undefined
+): Promise<Attempt> => {
+  const controller = new AbortController()
+  const timer = setTimeout(() => controller.abort(), abortAfterMs ?? 20_000)
+  try {
+    const response = await fetch(`${url}/v1/runtime/sessions/${sessionId}/turns`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "idempotency-key": key },
+      body: JSON.stringify({ text }),
+      signal: controller.signal
+    })
+    const body = await response.text()
+    return { kind: "answered", status: response.status, body: body === "" ? null : JSON.parse(body) }
+  } catch (error) {
+    if (controller.signal.aborted && abortAfterMs !== undefined) return { kind: "aborted" }
+    return { kind: "failed", error: String(error) }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+interface Outcome {
+  readonly key: string
+  readonly text: string
+  readonly turn: number
+  readonly aborted: number
+  readonly refusals: ReadonlyArray<string>
+}
+
+const SESSIONS = 30
+const TURNS = 5
+/** Abandoned attempts per turn before the client waits for an answer (three times at most). */
+const ABANDONED = 3
+
+const run = (nodes: number, seed: number) =>
+  Effect.gen(function*() {
+    const { url: databaseUrl } = yield* freshDatabase
+    const cluster = yield* localCluster({ nodes, databaseUrl })
+    const pg = yield* connectedClient(databaseUrl)
+    const urls = cluster.nodes.map((node) => node.url)
+
+    const result = yield* Effect.promise(async () => {
+      const token = await signUpAt(urls[0]!)
+      const agentId = await echoAssistant(urls[0]!, token)
+      const sessions = await Promise.all(
+        Array.from({ length: SESSIONS }, (_, i) => startSession(urls[i % urls.length]!, token, agentId))
+      )
+      const outcomes = await Promise.all(sessions.map(async (sessionId, s) => {
+        const next = random(seed * 1000 + s)
+        const done: Array<Outcome> = []
+        for (let turn = 1; turn <= TURNS; turn++) {
+          const key = `${sessionId}-${turn}`
+          const text = `message ${turn}`
+          const refusals: Array<string> = []
+          let aborted = 0
+          let answered: number | undefined
+          // Give up a few times after 0–50 ms, each time on whichever node the balancer picks, then wait.
+          for (let n = 0; answered === undefined && n < ABANDONED + 3; n++) {
+            const url = urls[Math.floor(next() * urls.length)]!
+            const abandon = n < ABANDONED ? Math.floor(next() * 51) : undefined
+            const result = await attempt(url, token, sessionId, key, text, abandon)
+            if (result.kind === "aborted") aborted++
+            else if (result.kind === "failed") refusals.push(result.error)
+            else if (result.status === 200) answered = result.body.turn
+            else refusals.push(`${result.status} ${JSON.stringify(result.body)}`)
+          }
+          if (answered === undefined) throw new Error(`turn ${key} was never answered: ${refusals.join(" | ")}`)
+          done.push({ key, text, turn: answered, aborted, refusals })
+        }
+        return done
+      }))
+
+      // Every committed turn answers its key, from any node, with the turn it was committed as.
+      const stored = await pg.query<{ session_id: string; turn: number; idempotency_key: string }>(
+        `SELECT session_id, turn, idempotency_key FROM runtime_turns WHERE turn > 0 ORDER BY session_id, turn`
+      )
+      const repeats = await Promise.all(stored.rows.map(async (row, i) => {
+        const again = await attempt(
+          urls[i % urls.length]!,
+          token,
+          row.session_id,
+          row.idempotency_key,
+          `message ${row.idempotency_key.split("-").at(-1)}`,
+          undefined
+        )
+        return { row, again }
+      }))
+      const transcripts = await Promise.all(sessions.map((id, i) => readSession(urls[i % urls.length]!, token, id)))
+      const interruptedReplies = await pg.query<{ count: string }>(
+        `SELECT count(*) FROM cluster_replies WHERE payload::text LIKE '%Interrupt%'`
+      )
+      return { sessions, outcomes, stored: stored.rows, repeats, transcripts, interruptedReplies }
+    })
+
+    const all = result.outcomes.flat()
+    const abandoned = all.reduce((sum, outcome) => sum + outcome.aborted, 0)
+    console.log(
+      `aborted clients (${nodes} node${nodes === 1 ? "" : "s"}, seed ${seed}): ${all.length} turns, ` +
+        `${abandoned} abandoned attempts, ${
+          all.filter((o) => o.refusals.length > 0).length
+        } turns refused at least once`
+    )
+    // No client that retried its key was ever refused.
+    expect(all.flatMap((outcome) => outcome.refusals.map((refusal) => `${outcome.key}: ${refusal}`))).toEqual([])
+    expect(abandoned).toBeGreaterThan(SESSIONS)
+
+    result.sessions.forEach((_, i) => {
+      const acks = result.outcomes[i]!
+      // Each key answered with its own turn, in order: the turn numbers are 1..TURNS.
+      expect(acks.map((ack) => ack.turn)).toEqual(Array.from({ length: TURNS }, (_, t) => t + 1))
+      // The transcript holds each key once, in the order sent, and nothing else.
+      const users = result.transcripts[i].transcript.filter((entry: any) => entry.role === "user")
+      expect(users.map((entry: any) => entry.idempotencyKey)).toEqual(acks.map((ack) => ack.key))
+      expect(users.map((entry: any) => entry.input.text)).toEqual(acks.map((ack) => ack.text))
+      expect(result.transcripts[i].session.turn).toBe(TURNS)
+    })
+    expect(result.stored.length).toBe(SESSIONS * TURNS)
+    for (const { again, row } of result.repeats) {
+      expect(again.kind === "answered" ? [again.status, again.body.turn] : again).toEqual([200, row.turn])
+    }
+    // The cluster kept no interruption as any message's answer.
+    expect(Number(result.interruptedReplies.rows[0]!.count)).toBe(0)
+  })
+
+describe("clients that abandon a turn and retry it with the same key", () => {
+  it.scopedLive("are always answered, on one node", () => run(1, 1), 240_000)
+  it.scopedLive("are always answered, across three nodes", () => run(3, 3), 300_000)
+})
