@@ -275,6 +275,22 @@ layer(testServer(), { excludeTestServices: true })("runtime sessions", (it) => {
       })
     }))
 
+  it.effect("the longest key the contract allows (200 characters) is a turn like any other, once", () =>
+    Effect.gen(function*() {
+      const owner = yield* signUp()
+      const sessionId = yield* echoSession(owner)
+      const key = "k".repeat(199) + "!"
+      const first = yield* sendTurn(owner, sessionId, { text: "long key" }, key)
+      expect(first.status).toBe(200)
+      expect(first.json.turn).toBe(1)
+      const again = yield* sendTurn(owner, sessionId, { text: "long key" }, key)
+      expect(again.json).toEqual(first.json)
+      expect(yield* userTurns(owner, sessionId)).toEqual([[1, key, { text: "long key" }]])
+      // One more character is the contract's 400, not a storage error.
+      const tooLong = yield* sendTurn(owner, sessionId, { text: "long key" }, key + "k")
+      expect(tooLong.status).toBe(400)
+    }))
+
   it.effect("a retry with the same key and body answers the same reply and runs once; another body is a 409", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
