@@ -9,6 +9,7 @@ import { Clock, Effect, Schema } from "effect"
 import * as Crypto from "node:crypto"
 import { v7 as uuidv7 } from "uuid"
 import { canonicalJson } from "../domain/CanonicalJson.js"
+import { truncate } from "../domain/Excerpt.js"
 import type { AuditActor } from "../domain/identity/Actor.js"
 import { type AuditQuery, AuditRecord } from "../domain/identity/AuditRecord.js"
 import type { WorkspaceId } from "../domain/identity/Ids.js"
@@ -115,8 +116,8 @@ export class AuditLog extends Effect.Service<AuditLog>()("parley/services/AuditL
         const occurredAt = new Date(yield* Clock.currentTimeMillis)
         const actor = asStored(entry.actor)
         const summary = asStored({ before: redact(entry.summary.before), after: redact(entry.summary.after) })
-        const actorDisplay = entry.actorDisplay.slice(0, 200)
-        const userAgent = entry.userAgent === null ? null : entry.userAgent.slice(0, 512)
+        const actorDisplay = truncate(entry.actorDisplay, 200)
+        const userAgent = entry.userAgent === null ? null : truncate(entry.userAgent, 512)
         for (const workspaceId of chains) {
           const previous = yield* repo.head(workspaceId)
           const prevHash = previous._tag === "Some" ? previous.value.hash : null

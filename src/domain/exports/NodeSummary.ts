@@ -1,8 +1,9 @@
 /** The text a diagram shows for a node and an edge when they carry no label of their own. */
 import type { FlowEdge } from "../assistants/FlowEdge.js"
 import type { FlowNode } from "../assistants/FlowNode.js"
+import { excerpt } from "../Excerpt.js"
 
-const short = (text: string) => (text.length > 200 ? `${text.slice(0, 199)}…` : text)
+const short = (text: string) => excerpt(text, 200)
 
 export const nodeText = (node: FlowNode): string => {
   if (node.label !== undefined) return node.label

@@ -9,6 +9,7 @@
  * to a router of those follow-up intents.
  */
 import type { ImportWarning } from "../assistants/Import.js"
+import { excerpt } from "../Excerpt.js"
 import {
   type Conversion,
   type DraftEdge,
@@ -18,7 +19,7 @@ import {
   unreadable
 } from "./ImportDraft.js"
 import { makeReportBuilder, type ReportBuilder } from "./ImportReportBuilder.js"
-import { clip, intentNameFrom, labelOf, makeIdAllocator, variableNameFrom } from "./ImportText.js"
+import { intentNameFrom, labelOf, makeIdAllocator, variableNameFrom } from "./ImportText.js"
 
 type Json = Record<string, any>
 
@@ -206,7 +207,7 @@ export const importDialogflow = (files: Readonly<Record<string, string>>): Conve
         type: "question",
         label: labelOf(`${intent.name}: ${p["name"]}`),
         data: {
-          prompt: clip(prompt ?? `What is the ${p["name"]}?`, 4000),
+          prompt: excerpt(prompt ?? `What is the ${p["name"]}?`, 4000),
           variable: variableNameFrom(String(p["name"])),
           validation: { kind: type === "number" ? "number" : type === "email" ? "email" : "text" }
         }
@@ -221,7 +222,7 @@ export const importDialogflow = (files: Readonly<Record<string, string>>): Conve
         id: allocate(intent.name),
         type: "message",
         label: labelOf(intent.name),
-        data: { text: clip(text, 4000) }
+        data: { text: excerpt(text, 4000) }
       }, { kind: "next" })
     } else if (intent.json["webhookUsed"] === true) {
       report.warn(

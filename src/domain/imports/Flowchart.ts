@@ -11,9 +11,10 @@ import { Either, Schema } from "effect"
 import { EdgeRoute } from "../assistants/FlowEdge.js"
 import { FlowNode } from "../assistants/FlowNode.js"
 import type { ImportWarning } from "../assistants/Import.js"
+import { excerpt } from "../Excerpt.js"
 import type { Draft, DraftEdge, DraftIntent, DraftNode } from "./ImportDraft.js"
 import type { ReportBuilder } from "./ImportReportBuilder.js"
-import { clip, intentNameFrom, labelOf, makeIdAllocator, routeKeyFrom, variableNameFrom } from "./ImportText.js"
+import { intentNameFrom, labelOf, makeIdAllocator, routeKeyFrom, variableNameFrom } from "./ImportText.js"
 
 type Location = NonNullable<ImportWarning["location"]>
 
@@ -150,7 +151,7 @@ export const chartToDraft = (pages: ReadonlyArray<ChartPage>, mainIndex: number,
           report.warn(
             "unsupported-element",
             `${node.shape === "text" ? "Text" : "Container"} ${
-              clip(node.label, 40) || node.sourceId
+              excerpt(node.label, 40) || node.sourceId
             } is not a step and was left out`,
             node.location
           )
@@ -247,7 +248,7 @@ export const chartToDraft = (pages: ReadonlyArray<ChartPage>, mainIndex: number,
       const targets = new Set(
         edges.slice(firstPageEdge).filter((edge) => pageIds.has(edge.target)).map((e) => e.target)
       )
-      const name = clip(
+      const name = excerpt(
         (subflowMeta?._tag === "Some" ? subflowMeta.value.name : page.name).trim() || `Page ${pageIndex + 1}`,
         120
       )
@@ -299,7 +300,7 @@ const mapShape = (
         node.location
       )
     }
-    return { type: "message", data: { text: clip(text || "…", 4000) }, label }
+    return { type: "message", data: { text: excerpt(text || "…", 4000) }, label }
   }
   switch (node.shape) {
     case "start":
@@ -314,7 +315,7 @@ const mapShape = (
       if (outs.length === 0) {
         report.warn(
           "unsupported-element",
-          `Decision ${clip(shown, 40)} leads nowhere: it became a message`,
+          `Decision ${excerpt(shown, 40)} leads nowhere: it became a message`,
           node.location
         )
         return message()
@@ -330,7 +331,7 @@ const mapShape = (
         report.warn(
           "unsupported-feature",
           `Decision ${
-            clip(shown, 60)
+            excerpt(shown, 60)
           } became a condition on vars.${variable}: set it earlier in the flow or edit the expression`,
           node.location
         )
@@ -345,7 +346,7 @@ const mapShape = (
         const variable = variableNameFrom(text, "decision")
         report.warn(
           "unlabelled-edge",
-          `Decision ${clip(shown, 40)} has no labelled branch: a condition on vars.${variable} was made`,
+          `Decision ${excerpt(shown, 40)} has no labelled branch: a condition on vars.${variable} was made`,
           node.location
         )
         return { type: "condition", data: { cases: [{ key: "yes", expression: `vars.${variable} = true` }] }, label }
@@ -357,7 +358,7 @@ const mapShape = (
         const known = intents.get(name)
         intents.set(name, {
           name,
-          description: known?.description ?? `From the branch "${clip(edgeLabel, 200)}" of a diagram`,
+          description: known?.description ?? `From the branch "${excerpt(edgeLabel, 200)}" of a diagram`,
           utterances: [...new Set([...(known?.utterances ?? []), edgeLabel.replace(/\s+/g, " ")])]
         })
       }
@@ -367,7 +368,7 @@ const mapShape = (
       return {
         type: "question",
         data: {
-          prompt: clip(text || "…", 4000),
+          prompt: excerpt(text || "…", 4000),
           variable: variableNameFrom(text),
           validation: { kind: "text" }
         },
@@ -428,7 +429,7 @@ const routeEdges = (
         report.warn(
           "unsupported-feature",
           `Step ${
-            clip(node.label.replace(/\s+/g, " "), 40) || node.sourceId
+            excerpt(node.label.replace(/\s+/g, " "), 40) || node.sourceId
           } has ${outs.length} ways out with nothing to choose between them: review it`,
           node.location
         )

@@ -13,6 +13,7 @@ import { checkFlowStructure } from "../assistants/FlowStructure.js"
 import type { ImportReport, ImportWarning } from "../assistants/Import.js"
 import { IntentCreate } from "../assistants/Intent.js"
 import { distinctUtterances } from "../assistants/Utterances.js"
+import { excerpt, truncate } from "../Excerpt.js"
 import { layoutPositions } from "./ImportLayout.js"
 import { makeReportBuilder, type ReportBuilder, reportOf } from "./ImportReportBuilder.js"
 
@@ -79,7 +80,7 @@ export const unreadable = (problems: ReadonlyArray<ImportWarning>): Unreadable =
 /** The first lines of a schema failure, short enough for a warning. */
 export const schemaProblem = (error: ParseResult.ParseError): string => {
   const text = ParseResult.TreeFormatter.formatErrorSync(error)
-  return text.split("\n").slice(0, 6).join(" ").replace(/\s+/g, " ").slice(0, 400)
+  return excerpt(text.split("\n").slice(0, 6).join(" ").replace(/\s+/g, " "), 400)
 }
 
 const decodeNode = Schema.decodeUnknownEither(FlowNode)
@@ -90,7 +91,7 @@ const finishIntents = (intents: ReadonlyArray<DraftIntent>, report: ReportBuilde
   const byName = new Map<string, ImportedIntent>()
   for (const intent of intents) {
     const utterances = distinctUtterances(
-      intent.utterances.map((u) => u.trim()).filter((u) => u.length > 0).map((u) => u.slice(0, 500))
+      intent.utterances.map((u) => u.trim()).filter((u) => u.length > 0).map((u) => truncate(u, 500))
     )
     if (utterances.length > 10_000) {
       report.warn("truncated", `Intent ${intent.name}: ${utterances.length} examples, the first 10,000 kept`)
@@ -99,7 +100,7 @@ const finishIntents = (intents: ReadonlyArray<DraftIntent>, report: ReportBuilde
     if ((intent.slots ?? []).length > 50) report.warn("truncated", `Intent ${intent.name}: only 50 slots kept`)
     const decoded = decodeIntent({
       name: intent.name,
-      description: (intent.description ?? "").slice(0, 1000),
+      description: truncate(intent.description ?? "", 1000),
       utterances: utterances.slice(0, 10_000),
       slots
     })

@@ -2,6 +2,7 @@
  * Turning a source's free text into what a flow accepts: labels without
  * markup, ids of the allowed characters, intent and variable names.
  */
+import { excerpt } from "../Excerpt.js"
 
 const entities: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'", nbsp: " ", "#39": "'" }
 
@@ -30,14 +31,10 @@ export const plainText = (html: string): string =>
     .filter((line) => line.length > 0)
     .join("\n")
 
-/** At most `max` characters, an ellipsis marking a cut. */
-export const clip = (text: string, max: number): string =>
-  text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1)).trimEnd()}…`
-
 /** A node label (one line, 1 to 120 characters), or undefined for blank text. */
 export const labelOf = (text: string): string | undefined => {
   const line = text.replace(/\s+/g, " ").trim()
-  return line.length === 0 ? undefined : clip(line, 120)
+  return line.length === 0 ? undefined : excerpt(line, 120)
 }
 
 /** Lower-case words of `text` joined by `_`, only ASCII letters and digits kept. */

@@ -7,6 +7,7 @@
  */
 import { parse as parseYaml } from "yaml"
 import type { ImportWarning } from "../assistants/Import.js"
+import { excerpt } from "../Excerpt.js"
 import { type ChartEdge, type ChartNode, type ChartPage, chartToDraft, type ShapeKind } from "./Flowchart.js"
 import { type Conversion, finishDraft, unreadable } from "./ImportDraft.js"
 import { makeReportBuilder, type ReportBuilder } from "./ImportReportBuilder.js"
@@ -300,7 +301,7 @@ export const readMermaid = (
           header = true
           const after = statement.replace(/^(graph|flowchart)(\s+(TB|TD|BT|RL|LR))?\s*/i, "")
           if (after.length > 0 && !readStatement(after, parsed, line, stack.at(-1))) {
-            report.warn("unreadable", `Line ${line} could not be read: ${after.slice(0, 80)}`, { file, line })
+            report.warn("unreadable", `Line ${line} could not be read: ${excerpt(after, 80)}`, { file, line })
           }
           continue
         }
@@ -329,7 +330,7 @@ export const readMermaid = (
       }
       const before = parsed.edges.length
       if (!readStatement(statement, parsed, line, stack.at(-1))) {
-        report.warn("unreadable", `Line ${line} could not be read: ${statement.slice(0, 80)}`, { file, line })
+        report.warn("unreadable", `Line ${line} could not be read: ${excerpt(statement, 80)}`, { file, line })
         report.skip()
         continue
       }

@@ -8,6 +8,7 @@
  */
 import { parse as parseYaml } from "yaml"
 import type { ImportWarning } from "../assistants/Import.js"
+import { excerpt, truncate } from "../Excerpt.js"
 import {
   type Conversion,
   type DraftEdge,
@@ -17,7 +18,7 @@ import {
   unreadable
 } from "./ImportDraft.js"
 import { makeReportBuilder, type ReportBuilder } from "./ImportReportBuilder.js"
-import { clip, intentNameFrom, labelOf, makeIdAllocator, variableNameFrom } from "./ImportText.js"
+import { intentNameFrom, labelOf, makeIdAllocator, variableNameFrom } from "./ImportText.js"
 
 type Yaml = Record<string, unknown>
 
@@ -222,7 +223,7 @@ const nluOf = (project: Project, report: ReportBuilder): Array<DraftIntent> => {
   }
   const definition = (entity: string) => {
     const regex = regexes.get(entity)
-    if (regex !== undefined) return { kind: "regex", pattern: regex.slice(0, 500) }
+    if (regex !== undefined) return { kind: "regex", pattern: truncate(regex, 500) }
     const values = [...new Set([...(lookups.get(entity) ?? []), ...(entityValues.get(entity) ?? [])])]
       .map((v) => v.trim()).filter((v) => v.length > 0)
     if (values.length === 0) return undefined
@@ -288,19 +289,19 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
       return { text: action, buttons: [] as Array<{ label: string; payload: string }> }
     }
     const buttons = list(response["buttons"]).filter(isObject).slice(0, 10).map((b) => ({
-      label: clip(String(b["title"] ?? b["payload"] ?? "…"), 80),
-      payload: clip(String(b["payload"] ?? b["title"] ?? "…"), 256)
+      label: excerpt(String(b["title"] ?? b["payload"] ?? "…"), 80),
+      payload: excerpt(String(b["payload"] ?? b["title"] ?? "…"), 256)
     }))
-    return { text: clip(template(response["text"]), 4000), buttons }
+    return { text: excerpt(template(response["text"]), 4000), buttons }
   }
 
   for (const { file, item, kind } of project.stories) {
     const title = String(item[kind] ?? kind)
-    const location = { file, elementId: clip(title, 200) }
+    const location = { file, elementId: excerpt(title, 200) }
     if (item["condition"] !== undefined || item["wait_for_user_input"] === false) {
       report.warn(
         "unsupported-feature",
-        `${kind} "${clip(title, 60)}": its conditions are not imported; its steps are`,
+        `${kind} "${excerpt(title, 60)}": its conditions are not imported; its steps are`,
         location
       )
     }
@@ -341,7 +342,11 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
             : raw["checkpoint"] !== undefined
             ? "checkpoint"
             : Object.keys(raw)[0] ?? "step"
-          report.warn("unsupported-feature", `${kind} "${clip(title, 60)}": a ${what} step is not imported`, location)
+          report.warn(
+            "unsupported-feature",
+            `${kind} "${excerpt(title, 60)}": a ${what} step is not imported`,
+            location
+          )
         }
         continue
       }
@@ -350,7 +355,7 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
       if (fromRouter && pending.length === 0) {
         report.warn(
           "unsupported-feature",
-          `${kind} "${clip(title, 60)}": ${action} without an intent before it is not imported`,
+          `${kind} "${excerpt(title, 60)}": ${action} without an intent before it is not imported`,
           location
         )
         continue
@@ -388,13 +393,13 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
           const validation = type === "float"
             ? { kind: "number" }
             : type === "categorical" && values.length > 0
-            ? { kind: "choice", options: values.slice(0, 20).map((value) => ({ value, label: clip(value, 80) })) }
+            ? { kind: "choice", options: values.slice(0, 20).map((value) => ({ value, label: excerpt(value, 80) })) }
             : { kind: "text" }
           const id = step(`${prefix}|${action}#${i}|ask_${slot}`, from, route, (nid) => ({
             id: nid,
             type: "question",
             label: labelOf(`${action}: ${slot}`),
-            data: { prompt: clip(prompt, 4000), variable: variableNameFrom(slot), validation }
+            data: { prompt: excerpt(prompt, 4000), variable: variableNameFrom(slot), validation }
           }))
           for (const intent of intentsHere.slice(1)) {
             if (i === 0 && intent !== undefined) {
@@ -419,7 +424,7 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
       } else {
         report.warn(
           "unsupported-element",
-          `${kind} "${clip(title, 60)}": custom action ${action} is not imported`,
+          `${kind} "${excerpt(title, 60)}": custom action ${action} is not imported`,
           location
         )
         report.skip()
