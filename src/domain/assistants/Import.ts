@@ -51,7 +51,8 @@ export const ImportWarningCode = Schema.Literal(
   "unresolved-reference",
   "intent-without-utterances",
   "layout-generated",
-  "truncated"
+  "truncated",
+  "unstorable-text"
 ).annotations({ identifier: "ImportWarningCode" })
 
 /** One thing an import could not map as it stood, and where it is in the source. */

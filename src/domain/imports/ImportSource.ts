@@ -6,6 +6,8 @@
  */
 import type { ImportFormat } from "../assistants/Import.js"
 import type { ImportSourceFormat } from "../assistants/ImportRequest.js"
+import { excerpt } from "../Excerpt.js"
+import { storable } from "../StorableText.js"
 import { unzipBounded } from "./BoundedInflate.js"
 import { importDialogflow } from "./Dialogflow.js"
 import { importDrawio } from "./Drawio.js"
@@ -13,13 +15,18 @@ import { type Conversion, unreadable } from "./ImportDraft.js"
 import { importMermaid } from "./Mermaid.js"
 import { importParley } from "./Parley.js"
 import { importRasa } from "./Rasa.js"
+import { storableConversion } from "./StorableConversion.js"
 
-/** Never let a converter's defect escape as a 500: report it as unreadable input. */
+/**
+ * Never let a converter's defect escape as a 500: report it as unreadable
+ * input. What comes out is storable, whatever the files held.
+ */
 const guarded = (run: () => Conversion): Conversion => {
   try {
-    return run()
+    return storableConversion(run())
   } catch (error) {
-    return unreadable([{ code: "unreadable", message: `The source could not be read: ${String(error).slice(0, 300)}` }])
+    const reason = storable(excerpt(String(error), 300))
+    return unreadable([{ code: "unreadable", message: `The source could not be read: ${reason}` }])
   }
 }
 
