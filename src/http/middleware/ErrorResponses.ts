@@ -1,8 +1,10 @@
 /**
  * Turns whatever the API itself could not encode into the typed JSON error
  * shape: unknown routes (404, or 405 with `Allow`), unreadable or oversized
- * bodies, multipart ones included (400, 413), and server faults (500 with the trace id, the cause only
- * in the log). A client abort stays an abort.
+ * bodies, multipart ones included (400, 413), multipart text Parley cannot
+ * store (400 `InvalidText`, raised while the parts are read), and server
+ * faults (500 with the trace id, the cause only in the log). A client abort
+ * stays an abort.
  */
 import type { HttpApp } from "@effect/platform"
 import { HttpServerRequest } from "@effect/platform"
@@ -14,6 +16,7 @@ import {
   PayloadTooLarge,
   RouteNotFound
 } from "../../domain/HttpErrors.js"
+import { InvalidText } from "../../domain/StorableText.js"
 import { jsonError } from "../JsonError.js"
 
 const isPlatformError = (tag: string) => (u: unknown): u is { readonly _tag: string; readonly cause?: unknown } =>
@@ -74,6 +77,9 @@ export const errorResponses = (options: {
         const reason = unreadable.cause instanceof Error ? unreadable.cause.message : "the body could not be read"
         return yield* jsonError(MalformedBody, new MalformedBody({ message: `Malformed request body: ${reason}` }))
       }
+
+      const invalidText = problems.find((problem) => problem instanceof InvalidText)
+      if (invalidText !== undefined) return yield* jsonError(InvalidText, invalidText)
 
       const multipart = problems.find(isMultipartError) as { readonly reason?: string } | undefined
       if (multipart !== undefined) {

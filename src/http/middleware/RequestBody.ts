@@ -1,10 +1,14 @@
 /**
- * Request bodies are bounded and, when JSON, well-formed before anything else
- * looks at the request: 1 MiB by default, 10 MiB for imports and uploads (both
- * configurable). A declared `Content-Length` over the limit is refused before
- * any byte is read; a chunked body is refused when it passes the limit; a JSON
- * body that does not parse is a 400 even on a route whose caller is not yet known.
- * Textual bodies (JSON, forms, text) are read once here and served from memory.
+ * Request bodies are bounded and, when textual, well-formed before anything
+ * else looks at the request: 1 MiB by default, 10 MiB for imports and uploads
+ * (both configurable). A declared `Content-Length` over the limit is refused
+ * before any byte is read; a chunked body is refused when it passes the limit.
+ * Textual bodies (JSON, forms, text) are read once here, decoded as strict
+ * UTF-8 and served from memory. A JSON body that nests deeper than
+ * `MAX_JSON_DEPTH` or does not parse is a 400 `MalformedBody`; one holding a
+ * string or key Parley cannot store (a NUL character, a lone surrogate) is a
+ * 400 `InvalidText` naming it; both even on a route whose caller is not yet
+ * known. Multipart fields get the same check as they are read.
  */
 import { HttpIncomingMessage, HttpMethod, HttpServerRequest } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
@@ -12,8 +16,12 @@ import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Option } from "effect"
 import type { IncomingMessage } from "node:http"
 import { MalformedBody, PayloadTooLarge } from "../../domain/HttpErrors.js"
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../domain/JsonDepth.js"
+import { findFlaw, type FlawedField, flawOf } from "../../domain/StorableText.js"
 import { jsonError } from "../JsonError.js"
 import { BufferedRequest } from "./BufferedRequest.js"
+import { CheckedMultipartRequest } from "./CheckedMultipart.js"
+import { invalidText, pairsFlaw } from "./RequestText.js"
 
 const uploadPaths = [
   /^\/v1\/imports\//,
@@ -25,13 +33,15 @@ const uploadPaths = [
 export const bodyLimitFor = (limits: { readonly body: number; readonly upload: number }) => (path: string): number =>
   uploadPaths.some((pattern) => pattern.test(path.split("?")[0]!)) ? limits.upload : limits.body
 
-type BodyKind = "json" | "text" | "other"
+type BodyKind = "json" | "form" | "text" | "multipart" | "other"
 
 /** How the API will read the body: as JSON when no content type is given. */
 const bodyKind = (request: HttpServerRequest.HttpServerRequest): BodyKind => {
   const contentType = request.headers["content-type"]?.toLowerCase()
   if (contentType === undefined || contentType.includes("json")) return "json"
-  if (contentType.startsWith("text/") || contentType.includes("x-www-form-urlencoded")) return "text"
+  if (contentType.includes("x-www-form-urlencoded")) return "form"
+  if (contentType.startsWith("text/")) return "text"
+  if (contentType.startsWith("multipart/")) return "multipart"
   return "other"
 }
 
@@ -78,15 +88,50 @@ const tooLarge = (limit: number, closeConnection: boolean) =>
 
 const malformed = (reason: string) => jsonError(MalformedBody, new MalformedBody({ message: reason }))
 
-const isWellFormedJson = (body: Uint8Array): Option.Option<string> => {
-  const text = new TextDecoder().decode(body)
-  if (text.trim() === "") return Option.none()
-  try {
-    JSON.parse(text)
-    return Option.none()
-  } catch (error) {
-    return Option.some((error as Error).message)
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true })
+
+/** A textual body, decoded and checked: the request to serve, or the answer refusing it. */
+type Checked =
+  | { readonly _tag: "Served"; readonly text: string; readonly parsed: Option.Option<unknown> }
+  | { readonly _tag: "Malformed"; readonly reason: string }
+  | { readonly _tag: "Invalid"; readonly flawed: FlawedField }
+
+const served = (text: string, parsed: Option.Option<unknown> = Option.none()): Checked => ({
+  _tag: "Served",
+  text,
+  parsed
+})
+
+const checkJson = (text: string): Checked => {
+  if (text.trim() === "") return served(text)
+  // Before parsing: what sees the value afterwards (decoding, error formatting) recurses per level.
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    return { _tag: "Malformed", reason: `Malformed JSON body: nested deeper than ${MAX_JSON_DEPTH} levels` }
   }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    return { _tag: "Malformed", reason: `Malformed JSON body: ${(error as Error).message}` }
+  }
+  const flawed = findFlaw(value, "body")
+  return flawed === undefined ? served(text, Option.some(value)) : { _tag: "Invalid", flawed }
+}
+
+const checkBody = (kind: BodyKind, body: Uint8Array): Checked => {
+  let text: string
+  try {
+    text = strictUtf8.decode(body)
+  } catch {
+    return { _tag: "Invalid", flawed: { field: "body", flaw: "invalid-utf-8", inKey: false } }
+  }
+  if (kind === "json") return checkJson(text)
+  if (kind === "form") {
+    const flawed = pairsFlaw(text, "body")
+    return flawed === undefined ? served(text) : { _tag: "Invalid", flawed }
+  }
+  const flaw = flawOf(text)
+  return flaw === undefined ? served(text) : { _tag: "Invalid", flawed: { field: "body", flaw, inKey: false } }
 }
 
 export const requestBody =
@@ -100,17 +145,32 @@ export const requestBody =
       if (!HttpMethod.hasBody(request.method) || kind === "other") {
         return HttpIncomingMessage.withMaxBodySize(app, Option.some(limit))
       }
+      if (kind === "multipart") {
+        return HttpIncomingMessage.withMaxBodySize(
+          Effect.provideService(app, HttpServerRequest.HttpServerRequest, new CheckedMultipartRequest(request)),
+          Option.some(limit)
+        )
+      }
       return readBounded(NodeHttpServerRequest.toIncomingMessage(request), limit).pipe(
         Effect.matchEffect({
           onFailure: (error) => malformed(`The request body could not be read: ${error.message}`),
           onSuccess: Option.match({
             onNone: () => tooLarge(limit, true),
-            onSome: (body) =>
-              Option.match(kind === "json" ? isWellFormedJson(body) : Option.none(), {
-                onSome: (reason) => malformed(`Malformed JSON body: ${reason}`),
-                onNone: () =>
-                  Effect.provideService(app, HttpServerRequest.HttpServerRequest, new BufferedRequest(request, body))
-              })
+            onSome: (body) => {
+              const checked = checkBody(kind, body)
+              switch (checked._tag) {
+                case "Malformed":
+                  return malformed(checked.reason)
+                case "Invalid":
+                  return invalidText(checked.flawed)
+                case "Served":
+                  return Effect.provideService(
+                    app,
+                    HttpServerRequest.HttpServerRequest,
+                    new BufferedRequest(request, body, checked.text, checked.parsed)
+                  )
+              }
+            }
           })
         })
       )
