@@ -11,6 +11,7 @@ import { TracingLive } from "./observability/Tracing.js"
 import { InstallationRepo } from "./persistence/InstallationRepo.js"
 import { MigratorLive, SqlLive } from "./persistence/Sql.js"
 import { MailerLive } from "./providers/MailerLive.js"
+import { Admission } from "./services/Admission.js"
 import { AssistantsLive } from "./services/assistants/AssistantsLive.js"
 import { DeploymentsLive } from "./services/deployments/DeploymentsLive.js"
 import { IdentityLive } from "./services/identity/IdentityLive.js"
@@ -36,6 +37,8 @@ export const ParleyLive = Layer.mergeAll(HttpAppLive, RecordStart).pipe(
   Layer.provide(ImportsLive),
   Layer.provide(AssistantsLive),
   Layer.provide([Readiness.Default, MetricsExposition.Default, IdentityLive]),
+  // One instance for the node: the HTTP gate, the turns gate and readiness share its counts.
+  Layer.provide(Admission.Default),
   Layer.provide(MigratorLive),
   Layer.provideMerge(SqlLive),
   Layer.provide(TracingLive)

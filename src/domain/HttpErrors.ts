@@ -116,6 +116,17 @@ export class NotReady extends Schema.TaggedError<NotReady>()(
   HttpApiSchema.annotations({ status: 503, description: "Not ready" })
 ) {}
 
+/**
+ * This node is doing all the work it admits at once and refused more rather
+ * than queue it; retry after the given number of seconds (also sent as
+ * `Retry-After`), possibly on another node. Nothing of the request was done.
+ */
+export class Overloaded extends Schema.TaggedError<Overloaded>()(
+  "Overloaded",
+  { retryAfterSeconds: Schema.Number, message: Schema.String },
+  HttpApiSchema.annotations({ status: 503, description: "Overloaded; nothing was done, retry after Retry-After" })
+) {}
+
 /** The handler or an upstream call took longer than its time-out. */
 export class Timeout extends Schema.TaggedError<Timeout>()(
   "Timeout",

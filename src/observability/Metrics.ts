@@ -26,3 +26,30 @@ export const httpRequestsInFlight = Metric.gauge("parley_http_requests_in_flight
 export const databaseConnections = Metric.gauge("parley_db_pool_connections", {
   description: "Database pool connections by state (total, idle, waiting clients)"
 })
+
+/** Work admitted past a node's bound, by gate (`turns`, `requests`). */
+export const admissionAdmitted = Metric.counter("parley_admission_admitted_total", {
+  description: "Work admitted by a node's admission control, by gate (turns, requests)",
+  incremental: true
+})
+
+/** Work refused at once with 503 Overloaded because the gate was full, by gate. */
+export const admissionRejected = Metric.counter("parley_admission_rejected_total", {
+  description: "Work refused with 503 Overloaded because the node's bound was reached, by gate (turns, requests)",
+  incremental: true
+})
+
+/** Work admitted and not yet finished, by gate. */
+export const admissionInFlight = Metric.gauge("parley_admission_in_flight", {
+  description: "Work admitted and still running, by gate (turns, requests)"
+})
+
+/** Each gate's bound (0: none), so a dashboard can show how full a node is. */
+export const admissionLimit = Metric.gauge("parley_admission_limit", {
+  description: "The most work a gate admits at once (0: no bound), by gate (turns, requests)"
+})
+
+/** 1 while the node reports itself saturated (readiness answers 503), else 0. */
+export const admissionSaturated = Metric.gauge("parley_admission_saturated", {
+  description: "1 while the node is saturated and /health/ready answers 503, else 0"
+})

@@ -5,6 +5,7 @@ import type { CheckResult, Readiness as ReadinessReport } from "../domain/Health
 import { NotReady } from "../domain/HttpErrors.js"
 import { DatabaseInfo } from "../persistence/DatabaseInfo.js"
 import { latestMigrationId } from "../persistence/Sql.js"
+import { Admission, type AdmissionStatus, type GateStatus, SATURATION_CALM_MILLIS } from "./Admission.js"
 
 /** How long a readiness check may wait on the database. */
 const CHECK_TIMEOUT = "2 seconds"
@@ -15,7 +16,10 @@ const CHECK_TIMEOUT = "2 seconds"
  * registered and healthy, so the conversations it is sent can be placed. On
  * the embedded database the node is a single runner that needs no
  * registration. A node leaving the cluster on SIGTERM unregisters, so it
- * stops being ready before it stops serving.
+ * stops being ready before it stops serving. A saturated node (admission
+ * control refusing work, see `Admission`) is not ready either, so a balancer
+ * sends new clients elsewhere; it answers that at once, without adding
+ * database queries to an overloaded node.
  */
 export class Readiness extends Effect.Service<Readiness>()("parley/services/Readiness", {
   effect: Effect.gen(function*() {
@@ -23,6 +27,7 @@ export class Readiness extends Effect.Service<Readiness>()("parley/services/Read
     const database = yield* DatabaseInfo
     const runner = yield* RunnerAddressSettings
     const runnerAddress = `${runner.host}:${runner.port}`
+    const admission = yield* Admission
 
     // The cluster's storage creates its table as the cluster starts: until then, and after a shutdown's
     // unregistering, there is no row for this node.
@@ -52,6 +57,14 @@ export class Readiness extends Effect.Service<Readiness>()("parley/services/Read
       )
 
     const check = Effect.gen(function*() {
+      const load = loadCheck(yield* admission.status)
+      if (!load.ok) {
+        const skipped = { ok: false, detail: "not checked while the node is saturated" }
+        return yield* new NotReady({
+          message: "Saturated: this node is refusing work",
+          checks: { load, database: skipped, migrations: skipped, cluster: skipped }
+        })
+      }
       const result = yield* Effect.all([migrations, cluster]).pipe(
         // A query stuck on a dead connection may not stop at once when interrupted: do not wait for it.
         Effect.disconnect,
@@ -65,12 +78,14 @@ export class Readiness extends Effect.Service<Readiness>()("parley/services/Read
         ? {
           database: { ok: true, detail: `${database.kind} (${database.location})` },
           migrations: result.right[0],
-          cluster: result.right[1]
+          cluster: result.right[1],
+          load
         }
         : {
           database: { ok: false, detail: `${database.kind} database unreachable: ${describe(result.left)}` },
           migrations: { ok: false, detail: "unknown while the database is unreachable" },
-          cluster: { ok: false, detail: "unknown while the database is unreachable" }
+          cluster: { ok: false, detail: "unknown while the database is unreachable" },
+          load
         }
       if (Object.values(checks).every((check) => check.ok)) {
         return { status: "ready", checks } satisfies ReadinessReport
@@ -81,6 +96,17 @@ export class Readiness extends Effect.Service<Readiness>()("parley/services/Read
     return { check } as const
   })
 }) {}
+
+const gate = (name: string, { inFlight, limit }: GateStatus) =>
+  `${inFlight}${limit === 0 ? "" : ` of ${limit}`} ${name} in flight`
+
+/** The load check: failing while the node is saturated. */
+const loadCheck = (status: AdmissionStatus): CheckResult => {
+  const figures = `${gate("turns", status.turns)}, ${gate("requests", status.requests)}`
+  return status.saturated
+    ? { ok: false, detail: `saturated: refused work within the last ${SATURATION_CALM_MILLIS / 1000} s; ${figures}` }
+    : { ok: true, detail: figures }
+}
 
 const messageOf = (error: unknown): string | undefined =>
   typeof error === "object" && error !== null && "message" in error && typeof error.message === "string"

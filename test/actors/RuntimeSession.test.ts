@@ -23,6 +23,7 @@ import { RuntimeSessionId } from "../../src/domain/runtime/RuntimeSession.js"
 import type { TurnInput } from "../../src/domain/runtime/Turn.js"
 import { RuntimeSessionRepo } from "../../src/persistence/runtime/RuntimeSessionRepo.js"
 import { SqlLive } from "../../src/persistence/Sql.js"
+import { Admission } from "../../src/services/Admission.js"
 import { DeploymentPrograms } from "../../src/services/runtime/DeploymentPrograms.js"
 import { DraftPrograms } from "../../src/services/runtime/DraftPrograms.js"
 import { bodyHash } from "../../src/services/runtime/RuntimeSessions.js"
@@ -259,7 +260,9 @@ describe("RuntimeSession", () => {
     it.effect("delivers a turn detached from the request: a request that gives up leaves it running, a repeat joins it", () =>
       Effect.scoped(Effect.gen(function*() {
         const id = yield* newSession
-        const context = yield* Layer.build(TurnSender.Default.pipe(Layer.provideMerge(SlowRunner)))
+        const context = yield* Layer.build(
+          TurnSender.Default.pipe(Layer.provideMerge(SlowRunner), Layer.provide(Admission.Default))
+        )
         const sender = Context.get(context, TurnSender)
         const payload = {
           workspaceId: workspace,

@@ -1,10 +1,14 @@
 /**
  * The outermost middleware: every response carries `x-trace-id` (the trace of
  * its span, continuing an incoming `traceparent`), is counted and timed by
- * route template and status, and is logged once as structured JSON.
+ * route template and status, and is logged once as structured JSON. A request
+ * whose client went away before its answer is counted and logged as `499`
+ * with `abandoned: true`: nothing was sent to anyone (the platform would have
+ * it a `503` when the abort reached a forked fiber first, a handler time-out's
+ * for instance).
  */
-import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Metric } from "effect"
+import { HttpApp, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, HashSet, Metric } from "effect"
 import { httpRequestDuration, httpRequests, httpRequestsInFlight } from "../../observability/Metrics.js"
 import { currentRequestFacts, type RequestFacts } from "../../observability/RequestLog.js"
 
@@ -54,6 +58,15 @@ const metricsFor = (method: string, route: string, status: string): TaggedMetric
   return metrics
 }
 
+/** The status of a request abandoned by its client (nginx's "client closed request"). */
+export const ABANDONED_STATUS = 499
+
+/** Whether the client went away: the server interrupts the request's fiber as `clientAbortFiberId` then. */
+const abandoned = Effect.map(
+  Effect.descriptor,
+  (fiber) => HashSet.has(fiber.interruptors, HttpServerError.clientAbortFiberId)
+)
+
 export const requestObservability = <E, R>(
   app: HttpApp.Default<E, R>
 ): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
@@ -67,7 +80,8 @@ export const requestObservability = <E, R>(
       Effect.gen(function*() {
         const route = span.attributes.get("http.route")
         const template = typeof route === "string" ? route : "unmatched"
-        const status = String(response.status)
+        const gone = yield* abandoned
+        const status = String(gone ? ABANDONED_STATUS : response.status)
         const seconds = (performance.now() - started) / 1000
         const metrics = metricsFor(request.method, template, status)
         yield* Metric.increment(metrics.requests)
@@ -79,7 +93,8 @@ export const requestObservability = <E, R>(
             method: request.method,
             route: template,
             path,
-            status: response.status,
+            status: Number(status),
+            ...(gone ? { abandoned: true } : {}),
             durationMs: Math.round(seconds * 100_000) / 100,
             traceId: span.traceId,
             ...(facts.workspaceId !== undefined ? { workspaceId: facts.workspaceId } : {}),

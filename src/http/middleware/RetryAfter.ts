@@ -1,14 +1,14 @@
 /**
- * A 429 tells the client when to come back: the `RateLimited` error's
- * `retryAfterSeconds` is repeated in the standard `Retry-After` header, on
- * whichever route answered it.
+ * A 429 or a 503 tells the client when to come back: the `retryAfterSeconds`
+ * of the error (`RateLimited`, `Overloaded`) is repeated in the standard
+ * `Retry-After` header, on whichever route answered it.
  */
 import { HttpApp, HttpServerResponse } from "@effect/platform"
 import type { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
 
 const retryAfterOf = (response: HttpServerResponse.HttpServerResponse): number | undefined => {
-  if (response.status !== 429 || response.body._tag !== "Uint8Array") return undefined
+  if ((response.status !== 429 && response.status !== 503) || response.body._tag !== "Uint8Array") return undefined
   try {
     const body = JSON.parse(new TextDecoder().decode(response.body.body)) as { retryAfterSeconds?: unknown }
     return typeof body.retryAfterSeconds === "number" ? Math.max(1, Math.ceil(body.retryAfterSeconds)) : undefined

@@ -4,16 +4,20 @@
  * waited for) whatever becomes of the request, so a client that gives up never
  * cuts a turn short. A repeat of a turn that this node is still delivering
  * joins it instead of sending it again; a repeat that reaches another node is
- * answered by the cluster from the stored message (see `SendTurn.ts`).
+ * answered by the cluster from the stored message (see `SendTurn.ts`). A
+ * delivery holds a permit of the node's admission control (`Admission`) for as
+ * long as it runs, not as long as its request: a node that is running all the
+ * turns it admits refuses the next at once, before it enters a mailbox.
  */
 import { Deferred, Effect, Exit } from "effect"
 import { RuntimeSession, turnMessageKey, type TurnPayload } from "../../actors/RuntimeSession.js"
-import { NotReady } from "../../domain/HttpErrors.js"
+import { NotReady, type Overloaded } from "../../domain/HttpErrors.js"
 import type { RuntimeSessionId } from "../../domain/runtime/RuntimeSession.js"
+import { Admission } from "../Admission.js"
 import { sendTurn, type TurnDelivered } from "./SendTurn.js"
 
 type Outcome = Effect.Effect.Success<TurnDelivered>
-type Refusal = Effect.Effect.Error<TurnDelivered>
+type Refusal = Effect.Effect.Error<TurnDelivered> | Overloaded
 
 /** A delivery cut short by the node stopping: its message stays stored and runs on the next owner. */
 const stopping = Exit.fail(new NotReady({ message: "This node is stopping; retry with the same key" }))
@@ -21,6 +25,7 @@ const stopping = Exit.fail(new NotReady({ message: "This node is stopping; retry
 export class TurnSender extends Effect.Service<TurnSender>()("parley/services/runtime/TurnSender", {
   scoped: Effect.gen(function*() {
     const client = yield* RuntimeSession.client
+    const admission = yield* Admission
     // Deliveries belong to the node, not to requests: they end with the node.
     const scope = yield* Effect.scope
     const delivering = new Map<string, Deferred.Deferred<Outcome, Refusal>>()
@@ -33,7 +38,7 @@ export class TurnSender extends Effect.Service<TurnSender>()("parley/services/ru
         if (running !== undefined) return Effect.succeed(running)
         const done = Deferred.unsafeMake<Outcome, Refusal>(fiberId)
         delivering.set(key, done)
-        return sendTurn(sessionId, client(sessionId).Turn(payload)).pipe(
+        return admission.admit(sendTurn(sessionId, client(sessionId).Turn(payload))).pipe(
           Effect.onExit((exit) => {
             delivering.delete(key)
             return Deferred.done(done, Exit.isInterrupted(exit) ? stopping : exit)

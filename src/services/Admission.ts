@@ -1,0 +1,171 @@
+/**
+ * Admission control: a node takes on a bounded amount of work at once and
+ * refuses the rest at once (`503 Overloaded` with `Retry-After`), instead of
+ * queueing it in memory until its clients give up. Offered twice what it can
+ * do, a node without a bound spent its time on turns whose clients had left
+ * and held every queued request's fiber and body (issue 10, §4); with one, it
+ * runs what it admitted at full speed and says "not now" to the rest in
+ * microseconds, so clients retry elsewhere or later.
+ *
+ * Two gates, each a setting: turns in flight (held by a turn until it ends,
+ * whatever became of the request that sent it), and HTTP requests in flight
+ * (a cheap outer bound, taken before authentication or reading a body).
+ * Neither waits for a permit: a full gate refuses. Refusals also tell
+ * readiness that the node is saturated (see `Saturation`), so a balancer
+ * steers new clients away while it is.
+ */
+import { Effect, Metric, Schedule } from "effect"
+import { AdmissionSettings } from "../config/Settings.js"
+import { Overloaded } from "../domain/HttpErrors.js"
+import {
+  admissionAdmitted,
+  admissionInFlight,
+  admissionLimit,
+  admissionRejected,
+  admissionSaturated
+} from "../observability/Metrics.js"
+
+/** What a gate bounds. */
+export type GateName = "turns" | "requests"
+
+/** What a refused client is told to wait: about how long a busy node needs to drain what it admitted. */
+export const RETRY_AFTER_SECONDS = 1
+
+/**
+ * The node is saturated once it refused `SATURATION_REFUSALS` within
+ * `SATURATION_WINDOW_MILLIS`, and stays so until `SATURATION_CALM_MILLIS`
+ * pass without a refusal. The two conditions differ on purpose (hysteresis):
+ * a burst that overflows the bound for a moment refuses a few and leaves
+ * readiness alone, a sustained overload refuses hundreds a second and turns
+ * it within milliseconds, and it turns back only after a calm longer than a
+ * flicker.
+ */
+export const SATURATION_REFUSALS = 10
+export const SATURATION_WINDOW_MILLIS = 1_000
+export const SATURATION_CALM_MILLIS = 2_000
+
+/** Whether the node is saturated, as readiness and `/metrics` report it. */
+class Saturation {
+  /** The times of the last `SATURATION_REFUSALS` refusals, a ring; `next` is the oldest. */
+  private readonly refusals: Array<number> = Array.from({ length: SATURATION_REFUSALS }, () => -Infinity)
+  private next = 0
+  private since: number | undefined
+
+  refused(now: number): void {
+    this.refusals[this.next] = now
+    this.next = (this.next + 1) % SATURATION_REFUSALS
+    if (this.since === undefined && now - this.refusals[this.next]! <= SATURATION_WINDOW_MILLIS) this.since = now
+  }
+
+  /** Since when the node is saturated, or `undefined`. */
+  sinceAt(now: number): number | undefined {
+    const last = this.refusals[(this.next + SATURATION_REFUSALS - 1) % SATURATION_REFUSALS]!
+    if (this.since !== undefined && now - last >= SATURATION_CALM_MILLIS) this.since = undefined
+    return this.since
+  }
+
+  /** Refusals within the window before `now`, counted up to `SATURATION_REFUSALS`. */
+  recentAt(now: number): number {
+    return this.refusals.filter((at) => now - at <= SATURATION_WINDOW_MILLIS).length
+  }
+}
+
+/** One gate's figures. */
+export interface GateStatus {
+  readonly inFlight: number
+  /** 0: no bound. */
+  readonly limit: number
+}
+
+/** The node's load as admission control sees it. */
+export interface AdmissionStatus {
+  readonly saturated: boolean
+  /** Refusals in the last second, counted up to `SATURATION_REFUSALS`. */
+  readonly recentRefusals: number
+  readonly turns: GateStatus
+  readonly requests: GateStatus
+}
+
+const messages: Record<GateName, (limit: number) => string> = {
+  turns: (limit) =>
+    `This node is running all the turns it admits at once (${limit}); nothing was done: ` +
+    `retry after ${RETRY_AFTER_SECONDS} s with the same Idempotency-Key`,
+  requests: (limit) =>
+    `This node is handling all the requests it admits at once (${limit}); nothing was done: ` +
+    `retry after ${RETRY_AFTER_SECONDS} s`
+}
+
+const makeGate = (name: GateName, limit: number, saturation: Saturation) => {
+  let inFlight = 0
+  const admitted = Metric.tagged(admissionAdmitted, "gate", name)
+  const rejected = Metric.tagged(admissionRejected, "gate", name)
+  const gauge = Metric.tagged(admissionInFlight, "gate", name)
+  const overloaded = new Overloaded({ retryAfterSeconds: RETRY_AFTER_SECONDS, message: messages[name](limit) })
+
+  const refuse = Effect.clockWith((clock) => {
+    saturation.refused(clock.unsafeCurrentTimeMillis())
+    return Effect.zipRight(Metric.increment(rejected), Effect.fail(overloaded))
+  })
+  const release = Effect.suspend(() => {
+    inFlight--
+    return Metric.incrementBy(gauge, -1)
+  })
+
+  /**
+   * Runs `effect` holding one of the gate's permits, released however it ends
+   * (success, failure, defect, interruption); a full gate fails at once with
+   * `Overloaded` and runs nothing.
+   */
+  const admit = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | Overloaded, R> =>
+    Effect.uninterruptibleMask((restore) =>
+      Effect.suspend((): Effect.Effect<A, E | Overloaded, R> => {
+        if (limit > 0 && inFlight >= limit) return refuse
+        inFlight++
+        return Effect.zipRight(
+          Effect.zipRight(Metric.increment(admitted), Metric.increment(gauge)),
+          Effect.ensuring(restore(effect), release)
+        )
+      })
+    )
+
+  const status = (): GateStatus => ({ inFlight, limit })
+  return { admit, status, limit }
+}
+
+export class Admission extends Effect.Service<Admission>()("parley/services/Admission", {
+  scoped: Effect.gen(function*() {
+    const settings = yield* AdmissionSettings
+    const saturation = new Saturation()
+    const turns = makeGate("turns", settings.maxTurnsInFlight, saturation)
+    const requests = makeGate("requests", settings.maxRequestsInFlight, saturation)
+
+    const status = Effect.clockWith((clock) =>
+      Effect.sync((): AdmissionStatus => {
+        const now = clock.unsafeCurrentTimeMillis()
+        return {
+          saturated: saturation.sinceAt(now) !== undefined,
+          recentRefusals: saturation.recentAt(now),
+          turns: turns.status(),
+          requests: requests.status()
+        }
+      })
+    )
+
+    yield* Metric.set(Metric.tagged(admissionLimit, "gate", "turns"), turns.limit)
+    yield* Metric.set(Metric.tagged(admissionLimit, "gate", "requests"), requests.limit)
+    // Saturation ends by the passing of time, not by an event: the gauge is brought up to date a few times a second.
+    yield* status.pipe(
+      Effect.flatMap(({ saturated }) => Metric.set(admissionSaturated, saturated ? 1 : 0)),
+      Effect.repeat(Schedule.spaced("250 millis")),
+      Effect.forkScoped
+    )
+
+    return {
+      /** A turn, holding a permit of the turns gate until it ends. */
+      admit: turns.admit,
+      /** An HTTP request, holding a permit of the requests gate until it is answered. */
+      admitRequest: requests.admit,
+      status
+    } as const
+  })
+}) {}

@@ -1,0 +1,188 @@
+/**
+ * Admission control on a real node over HTTP: with a bound of 2 turns in
+ * flight, two turns held back by a row lock taken in the database keep their
+ * permits, even when their clients go away, and the next turn is refused at
+ * once with `503 Overloaded` and `Retry-After`; refusals make readiness 503
+ * and a calm makes it 200 again; the requests bound answers before
+ * authentication and leaves health and metrics alone; an abandoned request is
+ * logged and counted as 499.
+ */
+import { HttpClientRequest } from "@effect/platform"
+import { describe, expect, layer } from "@effect/vitest"
+import { Context, Effect, Fiber, Layer, Option, Schedule } from "effect"
+import type Pg from "pg"
+import { as, post, signUp, type TestAccount } from "../support/Accounts.js"
+import { echoFlow } from "../support/Conversations.js"
+import { type Exchange, exchange } from "../support/Http.js"
+import { promtoolCheck } from "../support/Promtool.js"
+import { connectedClient, freshDatabase } from "../support/TestDatabase.js"
+import { capturingLogger, type LogEntry, testServer } from "../support/TestServer.js"
+
+class Database extends Context.Tag("test/Overload/Database")<Database, { readonly url: string }>() {}
+
+/** A node on a database of the test's own, so the test can lock its rows. */
+const node = (settings: Record<string, string>, entries: Array<LogEntry>) =>
+  Layer.unwrapEffect(
+    Effect.map(Database, ({ url }) => testServer({ ...settings, DATABASE_URL: url }, capturingLogger(entries)))
+  ).pipe(Layer.provideMerge(Layer.scoped(Database, freshDatabase)))
+
+/** An account with an echo Assistant and `count` sessions on its draft. */
+const conversations = (count: number) =>
+  Effect.gen(function*() {
+    const account = yield* signUp()
+    const agent = yield* post("/v1/agents", { name: "Echo" }, account)
+    const flow = yield* exchange(
+      as(
+        HttpClientRequest.put(`/v1/agents/${agent.json.id}/flow`).pipe(HttpClientRequest.bodyUnsafeJson(echoFlow)),
+        account
+      )
+    )
+    expect(flow.status).toBe(200)
+    const sessions = yield* Effect.forEach(Array.from({ length: count }), () =>
+      Effect.map(post("/v1/runtime/sessions", { agentId: agent.json.id }, account), (res) =>
+        res.json.sessionId as string))
+    return { account, sessions }
+  })
+
+let keys = 0
+const turn = (account: TestAccount, sessionId: string, key = `overload-${++keys}`) =>
+  exchange(
+    as(
+      HttpClientRequest.post(`/v1/runtime/sessions/${sessionId}/turns`).pipe(
+        HttpClientRequest.setHeader("idempotency-key", key),
+        HttpClientRequest.bodyUnsafeJson({ text: `hello ${key}` })
+      ),
+      account
+    )
+  )
+
+const readiness = exchange(HttpClientRequest.get("/health/ready"))
+
+/** Poll until `check` holds of readiness's answer. */
+const readinessUntil = (check: (res: Exchange) => boolean) =>
+  readiness.pipe(
+    Effect.filterOrFail(check, (res) => new Error(`readiness is ${res.status}: ${res.text}`)),
+    Effect.retry(Schedule.spaced("100 millis").pipe(Schedule.upTo("20 seconds")))
+  )
+
+/** Turns of these sessions wait (their transactions block) until the returned effect commits. */
+const holdSessions = (pg: Pg.Client, sessions: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    yield* Effect.promise(() => pg.query("BEGIN"))
+    yield* Effect.promise(() =>
+      pg.query("SELECT id FROM runtime_sessions WHERE id = ANY($1::uuid[]) FOR UPDATE", [sessions])
+    )
+    return Effect.promise(() => pg.query("COMMIT")).pipe(Effect.asVoid)
+  })
+
+const turnsInFlight = (count: number) =>
+  readinessUntil((res) => String(res.json?.checks?.load?.detail).startsWith(`${count} of 2 turns in flight`))
+
+describe("overload", () => {
+  const entries: Array<LogEntry> = []
+  layer(node({ PARLEY_MAX_TURNS_IN_FLIGHT: "2" }, entries), { excludeTestServices: true })("turns", (it) => {
+    it.effect("beyond the bound a turn is refused at once, readiness turns 503 and back, and nothing was done", () =>
+      Effect.scoped(Effect.gen(function*() {
+        const { url } = yield* Database
+        const pg = yield* connectedClient(url)
+        const { account, sessions } = yield* conversations(3)
+        const release = yield* holdSessions(pg, sessions.slice(0, 2))
+
+        const held = yield* Effect.forEach(sessions.slice(0, 2), (session) => Effect.fork(turn(account, session)))
+        yield* turnsInFlight(2)
+
+        const started = performance.now()
+        const refused = yield* turn(account, sessions[2]!, "refused-then-retried")
+        const millis = performance.now() - started
+        expect(refused.status).toBe(503)
+        expect(refused.json._tag).toBe("Overloaded")
+        expect(refused.json.retryAfterSeconds).toBe(1)
+        expect(refused.headers["retry-after"]).toBe("1")
+        // Answered while both held turns still wait: it did not queue behind them.
+        expect((yield* Effect.forEach(held, Fiber.poll)).every(Option.isNone)).toBe(true)
+        expect(millis).toBeLessThan(5_000)
+
+        // A sustained refusal makes the node saturated: readiness answers 503, naming the load.
+        for (let i = 0; i < 12; i++) expect((yield* turn(account, sessions[2]!)).status).toBe(503)
+        const saturated = yield* readiness
+        expect(saturated.status).toBe(503)
+        expect(saturated.json.checks.load).toMatchObject({ ok: false, detail: expect.stringMatching(/^saturated/) })
+
+        yield* release
+        const answered = yield* Effect.forEach(held, Fiber.join)
+        expect(answered.map((res) => res.status)).toEqual([200, 200])
+
+        // A calm makes it ready again.
+        const ready = yield* readinessUntil((res) => res.status === 200)
+        expect(ready.json.checks.load).toMatchObject({ ok: true, detail: expect.stringMatching(/^0 of 2 turns/) })
+
+        // The refused turn did nothing: sent again with its key, it is the session's first.
+        const retried = yield* turn(account, sessions[2]!, "refused-then-retried")
+        expect(retried.status).toBe(200)
+        expect(retried.json.turn).toBe(1)
+
+        const metrics = yield* exchange(HttpClientRequest.get("/metrics"))
+        expect(promtoolCheck(metrics.text)).toBe("")
+        const rejected = /parley_admission_rejected_total\{gate="turns"\} (\d+)/.exec(metrics.text)
+        expect(Number(rejected?.[1])).toBeGreaterThanOrEqual(13)
+        expect(metrics.text).toMatch(/parley_admission_in_flight\{gate="turns"\} 0/)
+        expect(metrics.text).toMatch(/parley_admission_limit\{gate="turns"\} 2/)
+      })))
+
+    it.effect("a turn whose client went away keeps its permit until it ends, and its request is logged as 499", () =>
+      Effect.scoped(Effect.gen(function*() {
+        const { url } = yield* Database
+        const pg = yield* connectedClient(url)
+        const { account, sessions } = yield* conversations(3)
+        const release = yield* holdSessions(pg, sessions.slice(0, 2))
+
+        const abandoned = yield* Effect.forEach(sessions.slice(0, 2), (session) => Effect.fork(turn(account, session)))
+        yield* turnsInFlight(2)
+        yield* Effect.forEach(abandoned, Fiber.interrupt)
+        // The clients are gone; their turns still wait on the lock, and still hold the permits.
+        yield* Effect.sleep("300 millis")
+        const refused = yield* turn(account, sessions[2]!)
+        expect(refused.status).toBe(503)
+        expect(refused.json._tag).toBe("Overloaded")
+
+        yield* release
+        yield* turnsInFlight(0)
+        expect((yield* turn(account, sessions[2]!)).status).toBe(200)
+
+        const logged = entries.filter((entry) =>
+          entry.message === "http.request" && entry.annotations["route"] === "/v1/runtime/sessions/:id/turns"
+        )
+        const gone = logged.filter((entry) => entry.annotations["abandoned"] === true)
+        expect(gone.length).toBe(2)
+        expect(gone.every((entry) => entry.annotations["status"] === 499)).toBe(true)
+        const metrics = yield* exchange(HttpClientRequest.get("/metrics"))
+        expect(metrics.text).toMatch(
+          /parley_http_requests_total\{method="POST",route="\/v1\/runtime\/sessions\/:id\/turns",status="499"\} 2/
+        )
+      })))
+  })
+
+  layer(node({ PARLEY_MAX_REQUESTS_IN_FLIGHT: "2" }, []), { excludeTestServices: true })("requests", (it) => {
+    it.effect("beyond the bound a request is refused before authentication; health and metrics still answer", () =>
+      Effect.scoped(Effect.gen(function*() {
+        const { url } = yield* Database
+        const pg = yield* connectedClient(url)
+        const { account, sessions } = yield* conversations(2)
+        const release = yield* holdSessions(pg, sessions)
+        const held = yield* Effect.forEach(sessions, (session) => Effect.fork(turn(account, session)))
+        yield* readinessUntil((res) => String(res.json?.checks?.load?.detail).includes("2 of 2 requests in flight"))
+
+        // No credentials at all: a 401 if it were authenticated, a 503 as it is refused first.
+        const refused = yield* exchange(HttpClientRequest.get("/v1/agents"))
+        expect(refused.status).toBe(503)
+        expect(refused.json._tag).toBe("Overloaded")
+        expect(refused.headers["retry-after"]).toBe("1")
+        expect((yield* exchange(HttpClientRequest.get("/health/live"))).status).toBe(200)
+        expect((yield* exchange(HttpClientRequest.get("/metrics"))).status).toBe(200)
+
+        yield* release
+        expect((yield* Effect.forEach(held, Fiber.join)).map((res) => res.status)).toEqual([200, 200])
+        expect((yield* exchange(HttpClientRequest.get("/v1/agents"))).status).toBe(401)
+      })))
+  })
+})

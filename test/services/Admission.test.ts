@@ -1,0 +1,154 @@
+/**
+ * Admission control as a unit, on the test clock: a gate admits up to its
+ * bound without waiting, refuses beyond it at once and runs nothing, and gives
+ * its permit back however the admitted work ends; refusals make the node
+ * saturated, with hysteresis.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Deferred, Effect, Exit, Fiber, Layer, Metric, TestClock } from "effect"
+import { admissionRejected } from "../../src/observability/Metrics.js"
+import {
+  Admission,
+  RETRY_AFTER_SECONDS,
+  SATURATION_CALM_MILLIS,
+  SATURATION_REFUSALS
+} from "../../src/services/Admission.js"
+import { configFrom } from "../support/TestServer.js"
+
+const withBounds = (turns: number, requests = 0) =>
+  Admission.Default.pipe(
+    Layer.provide(Layer.setConfigProvider(configFrom({
+      PARLEY_MAX_TURNS_IN_FLIGHT: String(turns),
+      PARLEY_MAX_REQUESTS_IN_FLIGHT: String(requests)
+    })))
+  )
+
+/** Admit `count` turns that run until `release` is completed; their fibers. */
+const holdTurns = (admission: Admission, count: number, release: Deferred.Deferred<void>) =>
+  Effect.gen(function*() {
+    const fibers = yield* Effect.forEach(
+      Array.from({ length: count }),
+      () => Effect.fork(admission.admit(Deferred.await(release))),
+      { concurrency: "unbounded" }
+    )
+    yield* Effect.yieldNow()
+    return fibers
+  })
+
+/** `count` turns refused in a row (each must be refused). */
+const refuseTurns = (admission: Admission, count: number) =>
+  Effect.forEach(Array.from({ length: count }), () => Effect.flip(admission.admit(Effect.void)), { discard: true })
+
+const saturated = Effect.flatMap(Admission, (admission) => Effect.map(admission.status, (status) => status.saturated))
+
+describe("Admission", () => {
+  it.effect("admits up to the bound and refuses the next at once, without running it", () =>
+    Effect.gen(function*() {
+      const admission = yield* Admission
+      const release = yield* Deferred.make<void>()
+      const fibers = yield* holdTurns(admission, 2, release)
+      expect((yield* admission.status).turns).toEqual({ inFlight: 2, limit: 2 })
+
+      let ran = false
+      const rejectedBefore = (yield* Metric.value(Metric.tagged(admissionRejected, "gate", "turns"))).count
+      const refused = yield* admission.admit(Effect.sync(() => (ran = true))).pipe(Effect.flip)
+      expect(refused._tag).toBe("Overloaded")
+      expect(refused.retryAfterSeconds).toBe(RETRY_AFTER_SECONDS)
+      expect(ran).toBe(false)
+      expect((yield* Metric.value(Metric.tagged(admissionRejected, "gate", "turns"))).count).toBe(rejectedBefore + 1)
+
+      yield* Deferred.succeed(release, undefined)
+      yield* Fiber.joinAll(fibers)
+      expect((yield* admission.status).turns.inFlight).toBe(0)
+      expect(yield* admission.admit(Effect.succeed("after"))).toBe("after")
+    }).pipe(Effect.provide(withBounds(2))))
+
+  it.effect("a refusal does not wait for a permit to come free", () =>
+    Effect.gen(function*() {
+      const admission = yield* Admission
+      const release = yield* Deferred.make<void>()
+      yield* holdTurns(admission, 1, release)
+      // On the test clock, time passes only when told: a refusal that waited would never end here.
+      const refused = yield* Effect.fork(Effect.flip(admission.admit(Effect.void)))
+      yield* Effect.yieldNow()
+      const exit = yield* Fiber.poll(refused)
+      expect(exit._tag).toBe("Some")
+    }).pipe(Effect.provide(withBounds(1))))
+
+  it.effect("the permit comes back after success, failure, defect and interruption", () =>
+    Effect.gen(function*() {
+      const admission = yield* Admission
+      const free = () => Effect.map(admission.status, (status) => status.turns.inFlight)
+
+      expect(yield* admission.admit(Effect.succeed(1))).toBe(1)
+      expect(yield* free()).toBe(0)
+
+      const failed = yield* Effect.exit(admission.admit(Effect.fail("no")))
+      expect(failed).toEqual(Exit.fail("no"))
+      expect(yield* free()).toBe(0)
+
+      const died = yield* Effect.exit(admission.admit(Effect.die("boom")))
+      expect(Exit.isFailure(died) && !Exit.isInterrupted(died)).toBe(true)
+      expect(yield* free()).toBe(0)
+
+      const fiber = yield* Effect.fork(admission.admit(Effect.never))
+      yield* Effect.yieldNow()
+      expect(yield* free()).toBe(1)
+      yield* Fiber.interrupt(fiber)
+      expect(yield* free()).toBe(0)
+
+      // The one permit is free again after all of that.
+      expect(yield* admission.admit(Effect.succeed("again"))).toBe("again")
+    }).pipe(Effect.provide(withBounds(1))))
+
+  it.effect("a bound of 0 admits everything, still counted", () =>
+    Effect.gen(function*() {
+      const admission = yield* Admission
+      const release = yield* Deferred.make<void>()
+      yield* holdTurns(admission, 500, release)
+      expect((yield* admission.status).turns).toEqual({ inFlight: 500, limit: 0 })
+      expect(yield* admission.admit(Effect.succeed("yes"))).toBe("yes")
+    }).pipe(Effect.provide(withBounds(0))))
+
+  it.effect("the turns and the requests gates are bounded apart", () =>
+    Effect.gen(function*() {
+      const admission = yield* Admission
+      const release = yield* Deferred.make<void>()
+      yield* holdTurns(admission, 1, release)
+      expect(yield* admission.admitRequest(Effect.succeed("request"))).toBe("request")
+      const request = yield* Effect.fork(admission.admitRequest(Deferred.await(release)))
+      yield* Effect.yieldNow()
+      expect((yield* Effect.flip(admission.admitRequest(Effect.void)))._tag).toBe("Overloaded")
+      expect((yield* admission.status).requests).toEqual({ inFlight: 1, limit: 1 })
+      yield* Deferred.succeed(release, undefined)
+      yield* Fiber.join(request)
+    }).pipe(Effect.provide(withBounds(1, 1))))
+
+  it.effect("refusals make the node saturated, and a calm makes it ready again", () =>
+    Effect.gen(function*() {
+      const admission = yield* Admission
+      const release = yield* Deferred.make<void>()
+      yield* holdTurns(admission, 1, release)
+
+      // A burst just short of the threshold leaves readiness alone.
+      yield* refuseTurns(admission, SATURATION_REFUSALS - 1)
+      expect(yield* saturated).toBe(false)
+      // Spread over more than the window, the same number again does not either.
+      yield* TestClock.adjust("1100 millis")
+      yield* refuseTurns(admission, SATURATION_REFUSALS - 1)
+      expect(yield* saturated).toBe(false)
+
+      // Within one second: saturated.
+      yield* refuseTurns(admission, 1)
+      expect(yield* saturated).toBe(true)
+
+      // One more refusal late in the calm starts the calm over.
+      yield* TestClock.adjust(SATURATION_CALM_MILLIS - 500)
+      expect(yield* saturated).toBe(true)
+      yield* refuseTurns(admission, 1)
+      yield* TestClock.adjust(SATURATION_CALM_MILLIS - 500)
+      expect(yield* saturated).toBe(true)
+      yield* TestClock.adjust("500 millis")
+      expect(yield* saturated).toBe(false)
+    }).pipe(Effect.provide(withBounds(1))))
+})
