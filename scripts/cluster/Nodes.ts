@@ -26,12 +26,14 @@ const MAX_OUTPUT_CHARS = 1_000_000
 /** Where one node listens; `index` counts from 1. */
 export interface NodeAddress {
   readonly index: number
+  /** The loopback address it binds, for HTTP and for its runner (default `HOST`; all of 127/8 is loopback on Linux). */
+  readonly host?: string
   readonly httpPort: number
   readonly runnerPort: number
 }
 
 /** The node's HTTP base URL. */
-export const httpUrl = (address: NodeAddress): string => `http://${HOST}:${address.httpPort}`
+export const httpUrl = (address: NodeAddress): string => `http://${address.host ?? HOST}:${address.httpPort}`
 
 /** How a process ended. */
 export interface Exit {
@@ -110,8 +112,8 @@ export const nodeEnv = (address: NodeAddress, env: NodeJS.ProcessEnv, databaseUr
   ...env,
   DATABASE_URL: databaseUrl,
   PORT: String(address.httpPort),
-  PARLEY_HOST: HOST,
-  PARLEY_RUNNER_HOST: HOST,
+  PARLEY_HOST: address.host ?? HOST,
+  PARLEY_RUNNER_HOST: address.host ?? HOST,
   PARLEY_RUNNER_PORT: String(address.runnerPort)
 })
 
@@ -189,10 +191,10 @@ export const stopAll = async (
   return stubborn.map((child) => child.pid)
 }
 
-/** Whether a server could listen on `port` on the loopback address right now. */
-export const portIsFree = (port: number): Promise<boolean> =>
+/** Whether a server could listen on `port` on a loopback address (default `HOST`) right now. */
+export const portIsFree = (port: number, host = HOST): Promise<boolean> =>
   new Promise((resolve) => {
     const server = Net.createServer()
     server.once("error", () => resolve(false))
-    server.listen(port, HOST, () => server.close(() => resolve(true)))
+    server.listen(port, host, () => server.close(() => resolve(true)))
   })

@@ -14,6 +14,7 @@ import {
   type ParleyChild,
   portIsFree,
   spawnNode,
+  spawnParley,
   stopAll,
   waitReady
 } from "../../scripts/cluster/Nodes.js"
@@ -56,6 +57,13 @@ export interface ClusterOptions {
   readonly env?: Record<string, string>
   /** Run the build (`dist/main.js`) rather than the sources. */
   readonly built?: boolean
+  /**
+   * Each node's whole environment as a deployment writes it, one per node
+   * (`nodes` of them): the node gets exactly it, with PATH and HOME, and
+   * neither `env` nor addresses of this harness. Its HTTP address is read from
+   * its `PARLEY_HOST` and `PORT`, its runner port from `PARLEY_RUNNER_PORT`.
+   */
+  readonly environments?: ReadonlyArray<Readonly<Record<string, string>>>
 }
 
 /** `count` distinct free ports. */
@@ -65,24 +73,36 @@ const freePorts = async (count: number): Promise<Array<number>> => {
   return [...ports]
 }
 
+/** Where a node with this whole environment listens. */
+const addressIn = (index: number, environment: Readonly<Record<string, string>>): NodeAddress => {
+  const { PARLEY_HOST: host, PARLEY_RUNNER_PORT: runnerPort, PORT: httpPort } = environment
+  if (host === undefined || httpPort === undefined || runnerPort === undefined) {
+    throw new Error(`node ${index}'s environment must give PARLEY_HOST, PORT and PARLEY_RUNNER_PORT`)
+  }
+  return { index, host, httpPort: Number(httpPort), runnerPort: Number(runnerPort) }
+}
+
 /** Migrate the database, start the nodes and wait until every one is ready. */
 export const startCluster = async (options: ClusterOptions): Promise<LocalCluster> => {
-  const env = {
-    PATH: process.env["PATH"] ?? "",
-    HOME: process.env["HOME"] ?? "",
-    PARLEY_MASTER_KEY: Crypto.randomBytes(32).toString("base64"),
-    ...options.env
-  }
+  const inherited = { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "" }
+  const env = { ...inherited, PARLEY_MASTER_KEY: Crypto.randomBytes(32).toString("base64"), ...options.env }
   const spawnOptions = { env, databaseUrl: options.databaseUrl, built: options.built ?? false }
-  const ports = await freePorts(2 * options.nodes)
-  const addresses: Array<NodeAddress> = Array.from({ length: options.nodes }, (_, i) => ({
-    index: i + 1,
-    httpPort: ports[2 * i]!,
-    runnerPort: ports[2 * i + 1]!
-  }))
+  const given = options.environments
+  if (given !== undefined && given.length !== options.nodes) {
+    throw new Error(`${given.length} environments for ${options.nodes} nodes`)
+  }
+  const ports = given === undefined ? await freePorts(2 * options.nodes) : []
+  const addresses: Array<NodeAddress> = Array.from({ length: options.nodes }, (_, i) =>
+    given === undefined
+      ? { index: i + 1, httpPort: ports[2 * i]!, runnerPort: ports[2 * i + 1]! }
+      : addressIn(i + 1, given[i]!))
+  const spawn = (address: NodeAddress) =>
+    given === undefined
+      ? spawnNode(address, spawnOptions)
+      : spawnParley(["serve"], { env: { ...inherited, ...given[address.index - 1] }, built: spawnOptions.built })
 
   await migrate(spawnOptions).done
-  const nodes = addresses.map((address) => clusterNode(address, () => spawnNode(address, spawnOptions)))
+  const nodes = addresses.map((address) => clusterNode(address, () => spawn(address)))
   const stop = async () => {
     await stopAll(nodes.flatMap((node) => node.current() ?? []))
   }
@@ -138,7 +158,9 @@ export const freeBasePort = async (nodes: number): Promise<number> => {
   for (let attempt = 0; attempt < 50; attempt++) {
     const base = await freePort()
     const ports = Array.from({ length: nodes }, (_, i) => [base + i, base + 100 + i]).flat()
-    if (ports.every((port) => port <= 65535) && (await Promise.all(ports.map(portIsFree))).every(Boolean)) {
+    if (
+      ports.every((port) => port <= 65535) && (await Promise.all(ports.map((port) => portIsFree(port)))).every(Boolean)
+    ) {
       return base
     }
   }
