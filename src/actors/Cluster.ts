@@ -1,9 +1,14 @@
 /**
  * The cluster this node belongs to. On a PostgreSQL server, every node is a
- * runner: it registers in the database, holds its shards with advisory
- * locks, reaches the others over the socket transport at their runner
- * addresses, and keeps persisted mailboxes in the same database (no other
- * infrastructure). On the embedded database there is one node by
+ * runner: it registers in the database, holds its shards with lock rows that
+ * expire unless it renews them, reaches the others over the socket transport
+ * at their runner addresses, and keeps persisted mailboxes in the same
+ * database (no other infrastructure). Expiring rows rather than session
+ * advisory locks: a node that stops without dying (frozen, its event loop
+ * stalled) keeps its connections, and with them any advisory lock, for as
+ * long as it is frozen, while a row it no longer renews lets the others take
+ * its shards after the lock expiration; fencing makes its late writes, when it
+ * wakes, change nothing. On the embedded database there is one node by
  * construction, so it runs the cluster alone: persisted mailboxes in the
  * embedded database, runners in memory, no socket and no advisory locks
  * (which would share the single embedded backend with the application's own).
@@ -28,6 +33,8 @@ export const shardingConfig = Effect.gen(function*() {
     shardLockRefreshInterval: timing.lockRefreshInterval,
     refreshAssignmentsInterval: timing.refreshAssignmentsInterval,
     runnerHealthCheckInterval: timing.runnerHealthCheckInterval,
+    // Shard locks are rows renewed every lock refresh interval and taken over once older than the expiration.
+    shardLockDisableAdvisory: true,
     entityMaxIdleTime: timing.entityMaxIdleTime,
     // A reply waited for in storage (a retry while the owner moves) is seen within 50 ms.
     entityReplyPollInterval: Duration.millis(50),
@@ -114,6 +121,6 @@ export const ClusterLive = Layer.unwrapEffect(
           Layer.provide(clusterClient(url.value))
         )
       )
-      : SingleRunner.layer({ shardingConfig: { ...config, shardLockDisableAdvisory: true }, runnerStorage: "memory" })
+      : SingleRunner.layer({ shardingConfig: config, runnerStorage: "memory" })
   })
 )

@@ -17,6 +17,9 @@ export const startTcpProxy = async (target: { host: string; port: number }): Pro
   const sockets = new Set<Net.Socket>()
   const server = Net.createServer((client) => {
     const upstream = Net.connect(target.port, target.host)
+    // Every query is a small write waiting for a small answer: Nagle's delay would add ~40 ms to each.
+    client.setNoDelay(true)
+    upstream.setNoDelay(true)
     sockets.add(client).add(upstream)
     const drop = () => {
       client.destroy()

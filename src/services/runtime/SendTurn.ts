@@ -1,12 +1,16 @@
 /**
  * Delivering a turn to its session's entity, for both the editors' and the
- * public route, and mapping the cluster's answers to typed ones. Two answers
- * are transient and make it send the same message again (its primary key
- * makes that safe: the turn still runs once, and a resend is answered from
+ * public route, and mapping the cluster's answers to typed ones. Three
+ * answers are transient and make it send the same message again (its primary
+ * key makes that safe: the turn still runs once, and a resend is answered from
  * storage if it has): a reply that came back interrupted (the node running
- * the entity was handing its shards over) and `AlreadyProcessingMessage` (a
- * repeat of a turn that is still running: the repeat waits for its end). The
- * cluster's other refusals become a typed 503.
+ * the entity was handing its shards over), `AlreadyProcessingMessage` (a
+ * repeat of a turn that is still running: the repeat waits for its end), and
+ * no answer within `ASK_AGAIN_AFTER`. The last is for a node that stopped
+ * without dying (frozen): a request sent to its runner waits for as long as
+ * it is frozen, while its shards move to the others once its lock expires;
+ * asked again, the cluster notifies the new owner and reads the answer from
+ * storage. The cluster's other refusals become a typed 503.
  */
 import type { ClusterError } from "@effect/cluster"
 import { Cause, Data, Duration, Effect, Schedule } from "effect"
@@ -41,6 +45,17 @@ export type TurnDelivered = Effect.Effect<
 /** The entity's answer ended in an interruption of its own (not of this request). */
 class ReplyInterrupted extends Data.TaggedError("ReplyInterrupted")<{}> {}
 
+/** No answer yet: the turn is slow, or the node it was sent to has stopped answering. */
+class ReplyOverdue extends Data.TaggedError("ReplyOverdue")<{}> {}
+
+/**
+ * How long one send waits before the turn is asked for again. Well above a
+ * turn's time (milliseconds; a second or so on a saturated node), and short
+ * against the lock expiration (4 s), so a frozen owner's turns are answered
+ * soon after its shards move.
+ */
+export const ASK_AGAIN_AFTER = Duration.millis(1500)
+
 /**
  * How often a transient answer is asked for again: soon at first (a repeat
  * usually waits for a turn that ends within milliseconds), then every 250 ms
@@ -57,7 +72,7 @@ const RESEND = Schedule.exponential("20 millis", 1.5).pipe(Schedule.either(Sched
 export const DELIVERY_LIMIT = Duration.seconds(25)
 
 const isTransient = (error: { readonly _tag: string }) =>
-  error._tag === "ReplyInterrupted" || error._tag === "AlreadyProcessingMessage"
+  error._tag === "ReplyInterrupted" || error._tag === "ReplyOverdue" || error._tag === "AlreadyProcessingMessage"
 
 /** `send` (the client's `Turn` call for the session), sent again while its answer is transient. */
 export const sendTurn = (sessionId: RuntimeSessionId, send: TurnSent): TurnDelivered =>
@@ -65,6 +80,9 @@ export const sendTurn = (sessionId: RuntimeSessionId, send: TurnSent): TurnDeliv
     Effect.catchAllCause((cause): Effect.Effect<never, Effect.Effect.Error<TurnSent> | ReplyInterrupted> =>
       Cause.isInterruptedOnly(cause) ? Effect.fail(new ReplyInterrupted()) : Effect.failCause(cause)
     ),
+    // A send to a frozen runner never returns: stop waiting for it (without waiting for its interruption either).
+    Effect.disconnect,
+    Effect.timeoutFail({ duration: ASK_AGAIN_AFTER, onTimeout: () => new ReplyOverdue() }),
     Effect.tapError((error) =>
       error._tag === "ReplyInterrupted"
         ? Effect.logInfo("A turn's reply came back interrupted; sending it again with the same key").pipe(
@@ -80,6 +98,8 @@ export const sendTurn = (sessionId: RuntimeSessionId, send: TurnSent): TurnDeliv
     Effect.catchTags({
       ReplyInterrupted: () =>
         Effect.fail(new NotReady({ message: "The conversation is moving to another node; retry with the same key" })),
+      ReplyOverdue: () =>
+        Effect.fail(new NotReady({ message: "This turn is still being processed; retry with the same key" })),
       MailboxFull: () => Effect.fail(new NotReady({ message: "The conversation is busy; retry shortly" })),
       AlreadyProcessingMessage: () =>
         Effect.fail(new NotReady({ message: "This turn is still being processed; retry with the same key" })),

@@ -48,6 +48,17 @@ describe("sendTurn", () => {
       expect(calls()).toBe(4)
     }))
 
+  it.effect("asks again when a send has no answer in time (its node froze), and takes the answer of the next", () =>
+    Effect.gen(function*() {
+      const { calls, send } = scripted([Effect.never, Effect.never, Effect.succeed(reply)])
+      const fiber = yield* Effect.fork(sendTurn(sessionId, send))
+      yield* TestClock.adjust("1 second")
+      expect(calls()).toBe(1)
+      yield* TestClock.adjust("5 seconds")
+      expect(yield* fiber.await).toEqual(Exit.succeed(reply))
+      expect(calls()).toBe(3)
+    }))
+
   it.effect("gives up after the delivery limit with a typed 503 that says to retry with the same key", () =>
     Effect.gen(function*() {
       const { calls, send } = scripted([interruptedReply])
