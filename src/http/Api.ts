@@ -8,11 +8,13 @@ import {
   InternalError,
   MalformedBody,
   NotImplemented,
+  Overloaded,
   PayloadTooLarge,
   RateLimited,
   Timeout,
   UnsupportedMediaType
 } from "../domain/HttpErrors.js"
+import { InvalidText } from "../domain/StorableText.js"
 import { AiAgentConversationsApi } from "./aiAgents/AiAgentConversationsApi.js"
 import { AiAgentDraftsApi } from "./aiAgents/AiAgentDraftsApi.js"
 import { AiAgentEvalsApi } from "./aiAgents/AiAgentEvalsApi.js"
@@ -105,10 +107,12 @@ export class Api extends HttpApi.make("parley")
   .add(ChannelsApi)
   .add(PublicChannelsApi)
   .addError(MalformedBody)
+  .addError(InvalidText)
   .addError(PayloadTooLarge)
   .addError(UnsupportedMediaType)
   .addError(RateLimited)
   .addError(NotImplemented)
+  .addError(Overloaded)
   .addError(Timeout)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Parley")

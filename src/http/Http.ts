@@ -3,14 +3,17 @@
  * `/openapi.json`, the interactive reference at `/docs`, the web chat widget
  * at `/embed/v1/widget.js`, and the middleware
  * every request passes through (outermost first): observability (trace id,
- * metrics, one log line), security headers, `Retry-After` on 429s, typed
- * errors for everything else, the handler time-out, the media types each route
- * reads and the body limits.
+ * metrics, one log line), security headers, `Retry-After` on 429s and 503s,
+ * the bound on requests in flight (503 beyond it), typed errors for
+ * everything else, the handler time-out, the media types each route reads,
+ * text Parley cannot store (refused in the URL, headers and bodies) and the
+ * body limits.
  */
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { Host, MaxBodyBytes, MaxUploadBytes, Port, PublicUrl, RequestTimeout } from "../config/Settings.js"
+import { Admission } from "../services/Admission.js"
 import { Api } from "./Api.js"
 import { ApiLive } from "./ApiLive.js"
 import { widgetRoute, WidgetRouteLive } from "./embed/WidgetRoute.js"
@@ -18,8 +21,10 @@ import { errorResponses } from "./middleware/ErrorResponses.js"
 import { handlerTimeout } from "./middleware/HandlerTimeout.js"
 import { makeAcceptedMediaTypes, mediaTypes } from "./middleware/MediaTypes.js"
 import { publicCors } from "./middleware/PublicCors.js"
+import { requestAdmission } from "./middleware/RequestAdmission.js"
 import { bodyLimitFor, requestBody } from "./middleware/RequestBody.js"
 import { requestObservability } from "./middleware/RequestObservability.js"
+import { requestText } from "./middleware/RequestText.js"
 import { retryAfter } from "./middleware/RetryAfter.js"
 import { securityHeaders } from "./middleware/SecurityHeaders.js"
 import { makeAllowedMethods, routesOf } from "./RouteTable.js"
@@ -38,16 +43,20 @@ export const HttpAppLive = Layer.unwrapEffect(
     const limitOf = bodyLimitFor({ body: yield* MaxBodyBytes, upload: yield* MaxUploadBytes })
     const timeout = yield* RequestTimeout
     const https = (yield* PublicUrl).startsWith("https://")
-    const allowedMethods = makeAllowedMethods(routesOf(Api, routesBeside))
+    const routes = routesOf(Api, routesBeside)
+    const allowedMethods = makeAllowedMethods(routes)
     const acceptedMediaTypes = makeAcceptedMediaTypes(Api)
+    const admission = yield* Admission
     return Layer.unwrapEffect(
       Effect.map(HttpApiBuilder.httpApp, (app) =>
         HttpServer.serve(
           app.pipe(
             requestBody(limitOf),
+            requestText(routes),
             mediaTypes(acceptedMediaTypes),
             handlerTimeout(timeout),
             errorResponses({ allowedMethods, maxBodyBytes: limitOf }),
+            requestAdmission(admission, routes),
             retryAfter,
             securityHeaders({ https }),
             publicCors
