@@ -1,5 +1,13 @@
-import { Config, Data, Effect, Option } from "effect"
-import { DatabaseUrl, Environment, JwtPrivateKey, MasterKey, MetricsToken, SmtpUrl } from "./Settings.js"
+import { Data, Effect, Option } from "effect"
+import {
+  DatabaseUrl,
+  Environment,
+  GivenPublicUrl,
+  JwtPrivateKey,
+  MasterKey,
+  MetricsToken,
+  SmtpUrl
+} from "./Settings.js"
 
 /** In production, settings that have no safe default were left unset. */
 export class MissingProductionSettings extends Data.TaggedError("MissingProductionSettings")<{
@@ -20,7 +28,7 @@ export const checkProductionSettings = Effect.gen(function*() {
     ["PARLEY_JWT_PRIVATE_KEY", yield* JwtPrivateKey],
     ["PARLEY_SMTP_URL", yield* SmtpUrl],
     // Its default names localhost, which no user outside this machine can reach.
-    ["PARLEY_PUBLIC_URL", yield* Config.option(Config.string("PARLEY_PUBLIC_URL"))]
+    ["PARLEY_PUBLIC_URL", yield* GivenPublicUrl]
   ]
   const names = required.filter(([, value]) => Option.isNone(value)).map(([name]) => name)
   if (names.length > 0) return yield* new MissingProductionSettings({ names })

@@ -3,7 +3,25 @@
  * description. Layers read the ones they need; the README's configuration
  * table lists exactly these (a test holds the two together).
  */
-import { Config, ConfigError, Duration, Either, LogLevel, Option } from "effect"
+import { Config, ConfigError, Duration, Either, LogLevel, Option, Redacted } from "effect"
+
+/**
+ * A text setting, absent when unset **or blank**. Orchestrators write `NAME=`
+ * for a variable they have no value for (compose's `${NAME:-}`, an empty key
+ * of a Secret), and taking "" as a value turned "not configured" into a broken
+ * configuration: an empty DATABASE_URL was a URL with no user, retried for a
+ * minute. Typed settings (numbers, durations, switches, PARLEY_ENV) are not
+ * read this way: a blank one is refused at start, by name, as any malformed
+ * value is (a blank PARLEY_ENV must not quietly mean development).
+ */
+const optionalText = (name: string) =>
+  Config.option(Config.string(name)).pipe(Config.map(Option.filter((value) => value.trim() !== "")))
+
+/** A text setting with a default, which a blank value gets too. */
+const textOr = (name: string, fallback: string) => Config.map(optionalText(name), Option.getOrElse(() => fallback))
+
+/** A secret text setting, absent when unset or blank. */
+const optionalSecret = (name: string) => Config.map(optionalText(name), Option.map((value) => Redacted.make(value)))
 
 /** `development` (the default) or `production` (secrets become mandatory). */
 export const Environment = Config.literal("development", "production")("PARLEY_ENV").pipe(
@@ -15,19 +33,17 @@ export const Environment = Config.literal("development", "production")("PARLEY_E
 export const Port = Config.port("PORT").pipe(Config.withDefault(8080), Config.withDescription("HTTP port"))
 
 /** The interface the HTTP server binds. */
-export const Host = Config.string("PARLEY_HOST").pipe(
-  Config.withDefault("0.0.0.0"),
+export const Host = textOr("PARLEY_HOST", "0.0.0.0").pipe(
   Config.withDescription("HTTP bind address")
 )
 
 /** A PostgreSQL URL; without it Parley runs on its embedded PostgreSQL. */
-export const DatabaseUrl = Config.option(Config.redacted("DATABASE_URL")).pipe(
-  Config.withDescription("PostgreSQL connection URL; unset means the embedded database in PARLEY_DATA_DIR")
+export const DatabaseUrl = optionalSecret("DATABASE_URL").pipe(
+  Config.withDescription("PostgreSQL connection URL; unset or blank means the embedded database in PARLEY_DATA_DIR")
 )
 
 /** Where the embedded default keeps its files. */
-export const DataDir = Config.string("PARLEY_DATA_DIR").pipe(
-  Config.withDefault("./.parley"),
+export const DataDir = textOr("PARLEY_DATA_DIR", "./.parley").pipe(
   Config.withDescription("Directory of the embedded database and its lock file")
 )
 
@@ -38,22 +54,24 @@ export const DatabasePoolMax = Config.integer("PARLEY_DB_POOL_MAX").pipe(
 )
 
 /** The bearer token that `/metrics` requires; mandatory in production. */
-export const MetricsToken = Config.option(Config.redacted("METRICS_TOKEN")).pipe(
+export const MetricsToken = optionalSecret("METRICS_TOKEN").pipe(
   Config.withDescription("Bearer token for /metrics (required in production; optional otherwise)")
 )
 
 /** The key that encrypts secrets at rest; mandatory in production. */
-export const MasterKey = Config.option(Config.redacted("PARLEY_MASTER_KEY")).pipe(
+export const MasterKey = optionalSecret("PARLEY_MASTER_KEY").pipe(
   Config.withDescription(
     "Master key for secrets at rest, 32+ bytes as base64 (required in production; otherwise generated into PARLEY_DATA_DIR)"
   )
 )
 
 /** Where users reach this deployment: links in mails and the token issuer are built from it. */
-export const PublicUrl = Config.string("PARLEY_PUBLIC_URL").pipe(
-  Config.withDefault("http://localhost:8080"),
+export const PublicUrl = textOr("PARLEY_PUBLIC_URL", "http://localhost:8080").pipe(
   Config.withDescription("The URL users reach Parley at (mail links, token issuer); required in production")
 )
+
+/** `PARLEY_PUBLIC_URL` if it is given: production requires it, as its default names localhost. */
+export const GivenPublicUrl = optionalText("PARLEY_PUBLIC_URL")
 
 /** How many reverse proxies stand in front of the nodes; their `X-Forwarded-For` entries are trusted. */
 export const TrustedProxyHops = Config.integer("PARLEY_TRUSTED_PROXY_HOPS").pipe(
@@ -62,20 +80,19 @@ export const TrustedProxyHops = Config.integer("PARLEY_TRUSTED_PROXY_HOPS").pipe
 )
 
 /** The Ed25519 private key (PKCS#8 PEM) that signs access tokens; mandatory in production. */
-export const JwtPrivateKey = Config.option(Config.redacted("PARLEY_JWT_PRIVATE_KEY")).pipe(
+export const JwtPrivateKey = optionalSecret("PARLEY_JWT_PRIVATE_KEY").pipe(
   Config.withDescription(
     "Ed25519 PKCS#8 PEM for access tokens (required in production; otherwise generated and kept in the database)"
   )
 )
 
 /** An SMTP server for outgoing mail, as a URL; without it (development) mail is logged, not sent. */
-export const SmtpUrl = Config.option(Config.redacted("PARLEY_SMTP_URL")).pipe(
+export const SmtpUrl = optionalSecret("PARLEY_SMTP_URL").pipe(
   Config.withDescription("smtp:// or smtps:// URL with credentials (required in production; otherwise mail is logged)")
 )
 
 /** The sender of Parley's mail. */
-export const MailFrom = Config.string("PARLEY_MAIL_FROM").pipe(
-  Config.withDefault("Parley <no-reply@localhost>"),
+export const MailFrom = textOr("PARLEY_MAIL_FROM", "Parley <no-reply@localhost>").pipe(
   Config.withDescription("The From address of Parley's mail")
 )
 
@@ -157,7 +174,7 @@ export const RequireMfa = Config.all({
 )
 
 /** An OTLP/HTTP collector to export traces to. */
-export const OtlpEndpoint = Config.option(Config.string("OTEL_EXPORTER_OTLP_ENDPOINT")).pipe(
+export const OtlpEndpoint = optionalText("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(
   Config.withDescription("OTLP/HTTP endpoint for traces, e.g. http://collector:4318")
 )
 
@@ -168,15 +185,14 @@ export const OtlpEndpoint = Config.option(Config.string("OTEL_EXPORTER_OTLP_ENDP
  * port on a private network.
  */
 export const RunnerAddressSettings = Config.all({
-  host: Config.string("PARLEY_RUNNER_HOST").pipe(
-    Config.withDefault("127.0.0.1"),
+  host: textOr("PARLEY_RUNNER_HOST", "127.0.0.1").pipe(
     Config.withDescription("The host other nodes reach this node's cluster runner at")
   ),
   port: Config.port("PARLEY_RUNNER_PORT").pipe(
     Config.withDefault(34431),
     Config.withDescription("The cluster runner's port (not the HTTP PORT)")
   ),
-  listenHost: Config.option(Config.string("PARLEY_RUNNER_LISTEN_HOST")).pipe(
+  listenHost: optionalText("PARLEY_RUNNER_LISTEN_HOST").pipe(
     Config.withDescription(
       "The address the runner listens on (default: PARLEY_RUNNER_HOST), e.g. 0.0.0.0 in a container"
     )
@@ -249,12 +265,12 @@ export const TurnLimits = Config.all({
  */
 export const AdmissionSettings = Config.all({
   maxTurnsInFlight: Config.integer("PARLEY_MAX_TURNS_IN_FLIGHT").pipe(
-    Config.withDefault(64),
+    Config.withDefault(32),
     Config.validate({ message: "Expected 0 (no bound) or more", validation: (n) => n >= 0 }),
     Config.withDescription("Turns a node runs at once; more are refused with 503 and Retry-After (0: no bound)")
   ),
   maxRequestsInFlight: Config.integer("PARLEY_MAX_REQUESTS_IN_FLIGHT").pipe(
-    Config.withDefault(1024),
+    Config.withDefault(256),
     Config.validate({ message: "Expected 0 (no bound) or more", validation: (n) => n >= 0 }),
     Config.withDescription(
       "HTTP requests a node handles at once, health and metrics excepted; more get 503 and Retry-After (0: no bound)"
