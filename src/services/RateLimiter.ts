@@ -115,6 +115,26 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("parley/services/
       }
     )
 
+    // A lock that stops counting once it is shut (failure limits an attacker can trip for someone
+    // else) holds at most about `limit` hits, so it opens about one window after it shut: its
+    // Retry-After is capped at the window, never the nearly two windows a hammered count would give.
+    const refuseWhenOver = Effect.fn("RateLimiter.refuseWhenOver")(
+      function*(rule: RateRule, key: string) {
+        const windows = windowsAt(rule, yield* Clock.currentTimeMillis)
+        const counts = yield* repo.counts(bucketOf(rule, key), windows.current, windows.previous)
+        if (refuses(rule, windows, counts.previous, counts.current)) {
+          const seconds = Math.min(
+            retryAfterSeconds(rule, windows, counts.previous, counts.current),
+            Math.ceil(windows.millis / 1000)
+          )
+          return yield* new RateLimited({
+            retryAfterSeconds: seconds,
+            message: `Too many attempts; try again in ${seconds} seconds`
+          })
+        }
+      }
+    )
+
     const reset = Effect.fn("RateLimiter.reset")(
       function*(rule: RateRule, key: string) {
         yield* repo.reset(bucketOf(rule, key))
@@ -126,6 +146,11 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("parley/services/
       consume: (rule: RateRule, key: string): Effect.Effect<void, RateLimited> => consume(rule, key),
       /** Whether a hit on `key` would be refused now, without counting one. */
       peek: (rule: RateRule, key: string): Effect.Effect<boolean> => peek(rule, key),
+      /**
+       * Refuse (`RateLimited`) when a hit on `key` would be refused now, without counting one: for
+       * failure limits, whose failures are counted when they happen. Retry-After is at most the window.
+       */
+      refuseWhenOver: (rule: RateRule, key: string): Effect.Effect<void, RateLimited> => refuseWhenOver(rule, key),
       /** Forget `key`'s hits under `rule` (a successful login clears the account's failures). */
       reset: (rule: RateRule, key: string): Effect.Effect<void> => reset(rule, key)
     } as const

@@ -124,6 +124,29 @@ describe("RateLimiter", () => {
         expect(yield* limiter.peek(login, "grace@example.com")).toBe(true)
       }))
 
+    it.effect("refuseWhenOver counts nothing, so a shut lock opens about a window later however hard it is hit", () =>
+      Effect.gen(function*() {
+        const limiter = yield* RateLimiter
+        const lock = rule(5, "1 minute")
+        yield* startOfWindow(lock)
+        // Under the limit it lets the attempt through and counts nothing.
+        yield* Effect.repeatN(limiter.refuseWhenOver(lock, "ada@example.com"), 9)
+        yield* Effect.repeatN(limiter.consume(lock, "ada@example.com"), 4)
+        // Five failures at 0s: in the next window 5 × (1 − f) + 1 ≤ 5 from f = 1/5, at 72s; the answer says
+        // at most the window.
+        expect(yield* refusal(limiter.refuseWhenOver(lock, "ada@example.com"))).toBe(60)
+        yield* Effect.repeatN(limiter.refuseWhenOver(lock, "ada@example.com").pipe(Effect.ignore), 99)
+        yield* TestClock.adjust("30 seconds")
+        expect(yield* refusal(limiter.refuseWhenOver(lock, "ada@example.com"))).toBe(42)
+        yield* TestClock.adjust("42 seconds")
+        yield* limiter.refuseWhenOver(lock, "ada@example.com")
+        // `consume`, by contrast, counts what it refuses: hammering keeps that door shut.
+        const counted = rule(5, "1 minute")
+        yield* startOfWindow(counted)
+        yield* Effect.repeatN(limiter.consume(counted, "ada@example.com").pipe(Effect.ignore), 99)
+        expect(yield* refusal(limiter.consume(counted, "ada@example.com"))).toBeGreaterThan(100)
+      }))
+
     it.effect("counts expire with their windows", () =>
       Effect.gen(function*() {
         const limiter = yield* RateLimiter

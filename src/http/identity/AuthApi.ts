@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { DEVICE_COOKIE } from "../../domain/identity/DeviceCookie.js"
 import { ResendVerificationRequest, VerifyEmailRequest } from "../../domain/identity/EmailVerification.js"
 import { InvalidCredentials, LoginRequest, LoginResult, SignedIn } from "../../domain/identity/Login.js"
 import { InvalidToken, TokenExpired } from "../../domain/identity/OneTimeToken.js"
@@ -21,6 +22,11 @@ const setsCookies =
   `Sets the \`${ACCESS_COOKIE}\` cookie (the access token; httpOnly, Secure, SameSite=Lax, path /) and the ` +
   `\`${REFRESH_COOKIE}\` cookie (the refresh token, opaque, rotated on each refresh; httpOnly, Secure, ` +
   `SameSite=Strict, path ${REFRESH_COOKIE_PATH}). The refresh token never appears in a body.`
+
+const setsDeviceCookie =
+  `Also sets the \`${DEVICE_COOKIE}\` device cookie (signed, bound to the account; httpOnly, Secure, ` +
+  "SameSite=Strict, path /, a year), which a later login of the same account presents to be limited by its " +
+  "own failures rather than by the account's lockout."
 
 const clearsCookies = `Clears the \`${ACCESS_COOKIE}\` and \`${REFRESH_COOKIE}\` cookies.`
 
@@ -96,7 +102,8 @@ export class AuthApi extends HttpApiGroup.make("auth")
         OpenApi.Description,
         "Answers `SignedIn` (tokens and user) or, for an account with MFA, `MfaRequired` with a challenge token " +
           `to finish at \`POST /v1/auth/mfa/challenge\`; switch on \`_tag\` or \`mfaRequired\`. On \`SignedIn\`: ` +
-          `${setsCookies} Rate limited per account and per address.`
+          `${setsCookies} ${setsDeviceCookie} Rate limited per address, and per account for a browser without a ` +
+          "device cookie of the account (one with it is limited per device cookie instead)."
       )
   )
   .add(

@@ -1,5 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option, Redacted } from "effect"
+import { DEVICE_COOKIE } from "../../domain/identity/DeviceCookie.js"
 import { InvalidToken } from "../../domain/identity/OneTimeToken.js"
 import { REFRESH_COOKIE } from "../../domain/identity/Session.js"
 import { Accounts } from "../../services/identity/Accounts.js"
@@ -7,7 +8,7 @@ import { Sessions } from "../../services/identity/Sessions.js"
 import { Api } from "../Api.js"
 import { RequestOrigin } from "../RequestOrigin.js"
 import { clearSessionCookies } from "./SessionCookies.js"
-import { currentUser, signedIn } from "./SignedInResponse.js"
+import { currentUser, loggedIn, signedIn } from "./SignedInResponse.js"
 
 export const AuthHttpLive = HttpApiBuilder.group(Api, "auth", (handlers) =>
   Effect.gen(function*() {
@@ -24,7 +25,12 @@ export const AuthHttpLive = HttpApiBuilder.group(Api, "auth", (handlers) =>
       .handle("login", ({ payload, request }) =>
         Effect.gen(function*() {
           const origin = yield* origins.of(request)
-          const accepted = yield* accounts.checkPassword(payload.email, payload.password, origin)
+          const accepted = yield* accounts.checkPassword(
+            payload.email,
+            payload.password,
+            origin,
+            request.cookies[DEVICE_COOKIE]
+          )
           if (accepted._tag === "MfaRequired") {
             return {
               _tag: "MfaRequired",
@@ -33,7 +39,7 @@ export const AuthHttpLive = HttpApiBuilder.group(Api, "auth", (handlers) =>
               expiresIn: accepted.expiresIn
             } as const
           }
-          return yield* signedIn(yield* sessions.start(accepted.userId, origin))
+          return yield* loggedIn(yield* sessions.start(accepted.userId, origin))
         }))
       .handle("refresh", ({ request }) =>
         Effect.gen(function*() {

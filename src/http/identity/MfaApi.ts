@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { DEVICE_COOKIE } from "../../domain/identity/DeviceCookie.js"
 import { InvalidCredentials, SignedIn } from "../../domain/identity/Login.js"
 import {
   InvalidMfaCode,
@@ -77,7 +78,7 @@ export class MfaApi extends HttpApiGroup.make("mfa")
         OpenApi.Description,
         "Takes the challenge token of a login that answered `MfaRequired` (valid 5 minutes, single use) and a " +
           "code. A wrong code keeps the challenge open; five wrong codes end it. Sets the " +
-          `\`${ACCESS_COOKIE}\` and \`${REFRESH_COOKIE}\` cookies as login does. Rate limited per account and ` +
+          `\`${ACCESS_COOKIE}\`, \`${REFRESH_COOKIE}\` and \`${DEVICE_COOKIE}\` cookies as login does. Rate limited per account and ` +
           "per address."
       )
   )

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { Mfa } from "../../services/identity/Mfa.js"
 import { Api } from "../Api.js"
 import { RequestOrigin } from "../RequestOrigin.js"
-import { currentUser, signedIn } from "./SignedInResponse.js"
+import { currentUser, loggedIn } from "./SignedInResponse.js"
 
 export const MfaHttpLive = HttpApiBuilder.group(Api, "mfa", (handlers) =>
   Effect.gen(function*() {
@@ -33,6 +33,6 @@ export const MfaHttpLive = HttpApiBuilder.group(Api, "mfa", (handlers) =>
       .handle("challenge", ({ payload, request }) =>
         Effect.gen(function*() {
           const issued = yield* mfa.challenge(payload.challengeToken, payload.code, yield* origins.of(request))
-          return yield* signedIn(issued)
+          return yield* loggedIn(issued)
         }))
   }))

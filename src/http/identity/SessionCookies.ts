@@ -3,10 +3,14 @@
  * (Secure, HttpOnly, SameSite=Lax, Path=/) carries an access token that is
  * sent only in this header, and `__Secure-parley_refresh` (Secure, HttpOnly,
  * SameSite=Strict, Path=/v1/auth: it cannot use `__Host-`, which needs Path=/)
- * carries the refresh token, which never appears in a body.
+ * carries the refresh token, which never appears in a body. A sign-in also
+ * sets the device cookie `__Host-parley_device` (Secure, HttpOnly,
+ * SameSite=Strict, Path=/, a year), which sign-out leaves in place: it marks
+ * the browser, not the session.
  */
 import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { Duration, Effect } from "effect"
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS } from "../../domain/identity/DeviceCookie.js"
 import { REFRESH_COOKIE, REFRESH_COOKIE_PATH } from "../../domain/identity/Session.js"
 import type { Issued } from "../../services/identity/Sessions.js"
 import { ACCESS_COOKIE } from "../middleware/Authentication.js"
@@ -21,6 +25,18 @@ export const setSessionCookies = (issued: Issued) =>
       [ACCESS_COOKIE, issued.cookieAccessToken, { ...access, maxAge: Duration.seconds(issued.expiresIn) }],
       [REFRESH_COOKIE, issued.refreshToken, { ...refresh, maxAge: Duration.seconds(issued.refreshMaxAge) }]
     ]))
+  )
+
+/** Set the device cookie of a browser that just signed in (see `DeviceCookies`). */
+export const setDeviceCookie = (value: string) =>
+  HttpApp.appendPreResponseHandler((_request, response) =>
+    Effect.orDie(HttpServerResponse.setCookie(response, DEVICE_COOKIE, value, {
+      httpOnly: true,
+      secure: true,
+      sameSite: "strict",
+      path: "/",
+      maxAge: Duration.seconds(DEVICE_COOKIE_MAX_AGE_SECONDS)
+    }))
   )
 
 /** Expire both cookies (sign-out). */

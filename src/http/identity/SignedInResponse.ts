@@ -2,8 +2,9 @@ import { Effect, Redacted } from "effect"
 import type { SignedIn } from "../../domain/identity/Login.js"
 import { CurrentPrincipal } from "../../domain/identity/Principal.js"
 import { Accounts } from "../../services/identity/Accounts.js"
+import { DeviceCookies } from "../../services/identity/DeviceCookies.js"
 import type { Issued } from "../../services/identity/Sessions.js"
-import { setSessionCookies } from "./SessionCookies.js"
+import { setDeviceCookie, setSessionCookies } from "./SessionCookies.js"
 
 /** The answer of a finished sign-in: tokens and user in the body, the session cookies set. */
 export const signedIn = (issued: Issued) =>
@@ -19,6 +20,14 @@ export const signedIn = (issued: Issued) =>
       expiresIn: issued.expiresIn,
       user
     } satisfies SignedIn
+  })
+
+/** The answer of a login that proved every factor: `signedIn`, and this browser's device cookie renewed. */
+export const loggedIn = (issued: Issued) =>
+  Effect.gen(function*() {
+    const devices = yield* DeviceCookies
+    yield* setDeviceCookie(yield* devices.issue(issued.userId))
+    return yield* signedIn(issued)
   })
 
 /** The signed-in user of an account route (the middleware admits only users to those). */

@@ -27,8 +27,9 @@ import { Mailer, type MailMessage } from "../../providers/Mailer.js"
 import { AuditLog } from "../AuditLog.js"
 import { generateToken, hashToken } from "../OpaqueTokens.js"
 import { PasswordHasher } from "../PasswordHasher.js"
-import { RateLimiter } from "../RateLimiter.js"
+import { RateLimiter, type RateRule } from "../RateLimiter.js"
 import { AccountAudit } from "./AccountAudit.js"
+import { DeviceCookies, type TrustedDevice } from "./DeviceCookies.js"
 import { Factors, type Proof } from "./Factors.js"
 import { IdentityDirectory } from "./IdentityDirectory.js"
 import type { Origin } from "./Origin.js"
@@ -55,6 +56,7 @@ export class Accounts extends Effect.Service<Accounts>()("parley/services/identi
     const oneTime = yield* OneTimeTokenRepo
     const hasher = yield* PasswordHasher
     const limiter = yield* RateLimiter
+    const devices = yield* DeviceCookies
     const mailer = yield* Mailer
     const sessions = yield* Sessions
     const factors = yield* Factors
@@ -147,39 +149,50 @@ export class Accounts extends Effect.Service<Accounts>()("parley/services/identi
 
     const invalidCredentials = new InvalidCredentials({ message: "The email or the password is wrong" })
 
-    /** The password step of a login: limits first, then the check (as slow for unknown emails), then MFA or a session. */
+    /**
+     * The password step of a login: limits first, then the check (as slow for unknown emails), then MFA or a
+     * session. A browser presenting a valid device cookie for this account is limited by that cookie's own
+     * failures, not by the account's: a flood of wrong passwords from elsewhere does not lock it out.
+     */
     const checkPassword = Effect.fn("Accounts.checkPassword")(
-      function*(email: string, password: Redacted.Redacted<string>, origin: Origin) {
+      function*(email: string, password: Redacted.Redacted<string>, origin: Origin, deviceCookie?: string) {
         const address = origin.ipAddress ?? "unknown"
         yield* limiter.consume(Rules.loginAttemptsPerAddress, address)
-        const pairKey = `${email}|${address}`
-        if (yield* limiter.peek(Rules.loginFailuresPerAccountAndAddress, pairKey)) {
-          yield* limiter.consume(Rules.loginFailuresPerAccountAndAddress, pairKey)
-        }
-        if (yield* limiter.peek(Rules.loginFailuresPerAccount, email)) {
-          yield* limiter.consume(Rules.loginFailuresPerAccount, email)
-        }
         const user = yield* users.findByEmail(email)
+        const device = Option.isSome(user)
+          ? yield* devices.trusted(deviceCookie, user.value.id)
+          : Option.none<TrustedDevice>()
+        const pairKey = `${email}|${address}`
+        // OWASP's device-cookie scheme: a trusted device answers to its own lockout, every other client to
+        // the account's (per address and overall).
+        const failureRules: ReadonlyArray<readonly [RateRule, string]> = Option.match(device, {
+          onNone: () => [[Rules.loginFailuresPerAccountAndAddress, pairKey], [Rules.loginFailuresPerAccount, email]],
+          onSome: ({ nonce }) => [[Rules.loginFailuresPerDevice, nonce]]
+        })
+        for (const [rule, key] of failureRules) yield* limiter.refuseWhenOver(rule, key)
         const valid = yield* Option.match(user, {
           onNone: () => Effect.as(hasher.verifyDummy(password), false),
           onSome: (user) => hasher.verify(password, user.passwordHash)
         })
         if (Option.isNone(user) || !valid) {
-          yield* Effect.all([
-            limiter.consume(Rules.loginFailuresPerAccountAndAddress, pairKey),
-            limiter.consume(Rules.loginFailuresPerAccount, email)
-          ]).pipe(Effect.ignore)
+          yield* Effect.forEach(failureRules, ([rule, key]) => limiter.consume(rule, key), { discard: true }).pipe(
+            Effect.ignore
+          )
           if (Option.isSome(user)) {
             yield* audit.record(user.value.id, origin, {
               action: "auth.login.failed",
               resourceType: "user",
               resourceId: user.value.id,
-              summary: { before: null, after: { reason: "wrong-password" } }
+              summary: { before: null, after: { reason: "wrong-password", trustedDevice: Option.isSome(device) } }
             })
           }
           return yield* Effect.fail(invalidCredentials)
         }
-        yield* limiter.reset(Rules.loginFailuresPerAccountAndAddress, pairKey)
+        // A right password clears this client's own failures; the account's count stays, as an attack may go on.
+        yield* Option.match(device, {
+          onNone: () => limiter.reset(Rules.loginFailuresPerAccountAndAddress, pairKey),
+          onSome: ({ nonce }) => limiter.reset(Rules.loginFailuresPerDevice, nonce)
+        })
         if (user.value.disabledAt !== null) {
           yield* audit.record(user.value.id, origin, {
             action: "auth.login.refused",

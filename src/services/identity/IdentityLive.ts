@@ -24,6 +24,7 @@ import { AccessTokens } from "./AccessTokens.js"
 import { AccountAudit } from "./AccountAudit.js"
 import { Accounts } from "./Accounts.js"
 import { ApiTokens } from "./ApiTokens.js"
+import { DeviceCookies } from "./DeviceCookies.js"
 import { Factors } from "./Factors.js"
 import { IdentityDirectory } from "./IdentityDirectory.js"
 import { Invitations } from "./Invitations.js"
@@ -59,7 +60,9 @@ export const IdentityLive = Layer.mergeAll(
   RequestOrigin.Default
 ).pipe(
   Layer.provideMerge(Layer.mergeAll(Sessions.Default, Workspaces.Default, Factors.Default)),
-  Layer.provideMerge(Layer.mergeAll(AccessTokens.Default, AccountAudit.Default, IdentityDirectory.Default)),
+  Layer.provideMerge(
+    Layer.mergeAll(AccessTokens.Default, AccountAudit.Default, IdentityDirectory.Default, DeviceCookies.Default)
+  ),
   Layer.provideMerge(SigningKeys.Default),
   Layer.provideMerge(Layer.mergeAll(Repositories, Primitives))
 )

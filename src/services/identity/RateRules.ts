@@ -3,18 +3,20 @@
  * node shares them. Per-account limits count *failures* on an (account,
  * address) pair, so a stranger cannot lock the rightful user out from
  * elsewhere; a generous per-account cap still stops an attack spread over many
- * addresses; per-address limits count every attempt. All windows slide and
- * expire: nobody is locked out for good.
+ * addresses. That cap locks out only clients without a device cookie: a
+ * browser that signed in to the account before counts its failures on its own
+ * cookie instead (OWASP's device cookies, see `DeviceCookies`). Per-address
+ * limits count every attempt. All windows slide and expire: nobody is locked
+ * out for good, and a failure lock opens at most one window after it shut.
  */
-import { Effect } from "effect"
 import type { RateLimiter, RateRule } from "../RateLimiter.js"
 
 /**
  * Refuse (429) when a failure-counting rule is already over its limit, without
- * counting this attempt as a failure: failures are counted when they happen.
+ * counting this attempt as a failure: failures are counted when they happen, so
+ * an attacker hammering a shut lock does not keep it shut for longer.
  */
-export const refuseWhenOver = (limiter: RateLimiter, rule: RateRule, key: string) =>
-  Effect.whenEffect(limiter.consume(rule, key), limiter.peek(rule, key)).pipe(Effect.asVoid)
+export const refuseWhenOver = (limiter: RateLimiter, rule: RateRule, key: string) => limiter.refuseWhenOver(rule, key)
 
 /** Wrong passwords for one account from one address. */
 export const loginFailuresPerAccountAndAddress: RateRule = {
@@ -24,6 +26,8 @@ export const loginFailuresPerAccountAndAddress: RateRule = {
 }
 /** Wrong passwords for one account from anywhere. */
 export const loginFailuresPerAccount: RateRule = { name: "login.account", limit: 100, window: "1 hour" }
+/** Wrong passwords from one device cookie (a browser that signed in to the account before); past it the cookie is locked out. */
+export const loginFailuresPerDevice: RateRule = { name: "login.device", limit: 10, window: "15 minutes" }
 /** Login attempts from one address, right or wrong. */
 export const loginAttemptsPerAddress: RateRule = { name: "login.address", limit: 50, window: "15 minutes" }
 
