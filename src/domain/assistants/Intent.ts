@@ -1,6 +1,7 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { patternRefusal } from "../patterns/UserPattern.js"
 import { AssistantId } from "./Assistant.js"
 
 /** One intent of an Assistant. */
@@ -22,7 +23,10 @@ export const ListEntityValue = Schema.Struct({
   synonyms: Schema.optionalWith(Schema.Array(Schema.NonEmptyTrimmedString), { default: () => [] })
 })
 
-/** What a slot extracts: a built-in kind, a closed list with synonyms, or a regular expression. */
+/**
+ * What a slot extracts: a built-in kind, a closed list with synonyms, or a
+ * regular expression (RE2 syntax, run in linear time: see `UserPattern`).
+ */
 export const EntityDefinition = Schema.Union(
   Schema.Struct({ kind: BuiltinEntityKind }),
   Schema.Struct({
@@ -42,6 +46,28 @@ export const Slot = Schema.Struct({
   required: Schema.optionalWith(Schema.Boolean, { default: () => false })
 }).annotations({ identifier: "Slot" })
 
+/**
+ * Slots as an intent is written: a regex slot whose pattern Parley cannot run
+ * (see `UserPattern`) is refused, with its path. Checked where intents are
+ * written, not where they are read: an intent stored before a pattern rule
+ * changed stays readable, and the flow analysis reports its pattern.
+ */
+export const WrittenSlots = Schema.Array(Slot).pipe(
+  Schema.maxItems(50),
+  Schema.filter((slots) =>
+    slots.flatMap((slot, index) => {
+      if (slot.entity.kind !== "regex") return []
+      const refusal = patternRefusal(slot.entity.pattern)
+      return refusal === undefined ? [] : [{
+        path: [index, "entity", "pattern"],
+        message: `The pattern of the slot ${slot.name} cannot be used: ${refusal}`
+      }]
+    })
+  )
+)
+
+const storedSlots = Schema.optionalWith(Schema.Array(Slot).pipe(Schema.maxItems(50)), { default: () => [] })
+
 /** An example utterance: 1 to 500 characters. */
 export const Utterance = Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(500))
 
@@ -52,23 +78,30 @@ export class Intent extends Model.Class<Intent>("Intent")({
   name: IntentName,
   description: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(1000)), { default: () => "" }),
   utterances: Schema.Array(Utterance).pipe(Schema.maxItems(10_000)),
-  slots: Schema.optionalWith(Schema.Array(Slot).pipe(Schema.maxItems(50)), { default: () => [] }),
+  slots: Model.Field({
+    select: storedSlots,
+    insert: storedSlots,
+    update: storedSlots,
+    json: storedSlots,
+    jsonCreate: Schema.optionalWith(WrittenSlots, { default: () => [] }),
+    jsonUpdate: Schema.optionalWith(WrittenSlots, { default: () => [] })
+  }),
   createdAt: Model.DateTimeInsertFromDate,
   updatedAt: Model.DateTimeUpdateFromDate
 }) {}
 
-/** The fields of a new intent; unknown fields are refused. */
+/** The fields of a new intent; unknown fields and patterns Parley cannot run are refused. */
 export const IntentCreate = Intent.jsonCreate.annotations({
   identifier: "IntentCreate",
   parseOptions: { onExcessProperty: "error" }
 })
 
-/** A partial update of an intent; unknown fields are refused. */
+/** A partial update of an intent; unknown fields and patterns Parley cannot run are refused. */
 export const IntentPatch = Schema.Struct({
   name: Schema.optional(IntentName),
   description: Schema.optional(Schema.String.pipe(Schema.maxLength(1000))),
   utterances: Schema.optional(Schema.Array(Utterance).pipe(Schema.maxItems(10_000))),
-  slots: Schema.optional(Schema.Array(Slot).pipe(Schema.maxItems(50)))
+  slots: Schema.optional(WrittenSlots)
 }).annotations({ identifier: "IntentPatch", parseOptions: { onExcessProperty: "error" } })
 
 /** No intent with this id exists on the Assistant. */

@@ -49,7 +49,10 @@ export const ChoiceValidation = Schema.Struct({
   options: Schema.Array(ChoiceOption).pipe(Schema.minItems(1), Schema.maxItems(20))
 }).annotations({ identifier: "ChoiceValidation" })
 
-/** Text that matches a regular expression (ECMAScript syntax, whole answer). */
+/**
+ * Text that matches a regular expression, whole: RE2 syntax, run in linear
+ * time (see `UserPattern`); a pattern Parley cannot run is an analysis error.
+ */
 export const RegexValidation = Schema.Struct({
   kind: Schema.Literal("regex"),
   pattern: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500)),

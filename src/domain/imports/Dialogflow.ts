@@ -3,13 +3,15 @@
  * `<name>_usersays_<lang>.json`, `entities/<name>.json` with
  * `<name>_entries_<lang>.json`. Intents keep their training phrases and their
  * parameters as slots (system entities as built-ins, developer entities as
- * lists). Contexts become the flow: intents without input contexts hang off
- * the main router; required parameters are asked as questions, text
- * responses sent as messages; an intent that sets a context others need leads
- * to a router of those follow-up intents.
+ * lists, a regexp entity as one regex of its entries when Parley can run it:
+ * Dialogflow's are RE2 patterns too). Contexts become the flow: intents
+ * without input contexts hang off the main router; required parameters are
+ * asked as questions, text responses sent as messages; an intent that sets a
+ * context others need leads to a router of those follow-up intents.
  */
 import type { ImportWarning } from "../assistants/Import.js"
 import { excerpt } from "../Excerpt.js"
+import { patternRefusal } from "../patterns/UserPattern.js"
 import {
   type Conversion,
   type DraftEdge,
@@ -54,14 +56,25 @@ const objects = (v: unknown): Array<Json> =>
 interface Agent {
   intents: Array<{ json: Json; file: string; usersays: Array<Json> }>
   entities: Map<string, Array<{ value: string; synonyms: Array<string> }>>
+  /** Regexp entities by name: their entries as one pattern. */
+  patterns: Map<string, string>
   language: string
+}
+
+/** A regexp entity's entries as one pattern (any of them), or why it cannot be one. */
+const entityPattern = (values: ReadonlyArray<{ readonly value: string }>): { pattern: string } | { reason: string } => {
+  const pattern = values.map(({ value }) => values.length === 1 ? value : `(?:${value})`).join("|")
+  if (pattern.length === 0) return { reason: "it has no entries" }
+  if (pattern.length > 500) return { reason: `its entries make a pattern of ${pattern.length} characters, at most 500` }
+  const refusal = patternRefusal(pattern)
+  return refusal === undefined ? { pattern } : { reason: refusal }
 }
 
 const readAgent = (files: Readonly<Record<string, string>>, report: ReportBuilder): Agent | ImportWarning[] => {
   const agentFile = Object.keys(files).find((p) => base(p) === "agent.json")
   const agent = agentFile === undefined ? undefined : readJson(files[agentFile]!) as Json | undefined
   const language = typeof agent?.["language"] === "string" ? agent["language"] : "en"
-  const result: Agent = { intents: [], entities: new Map(), language }
+  const result: Agent = { intents: [], entities: new Map(), patterns: new Map(), language }
   const usersays = new Map<string, Array<Json>>()
   const entries = new Map<string, Array<Json>>()
   const entityNames: Array<{ json: Json; file: string }> = []
@@ -108,12 +121,17 @@ const readAgent = (files: Readonly<Record<string, string>>, report: ReportBuilde
         )
       }]
     })
+    const entity = String(json["name"] ?? stem)
     if (json["isRegexp"] === true) {
-      report.warn("unsupported-feature", `Entity ${json["name"]} is a regexp entity: its entries are kept as values`, {
-        file
-      })
+      const regex = entityPattern(values)
+      if ("pattern" in regex) {
+        result.patterns.set(entity, regex.pattern)
+      } else {
+        const why = `Entity ${entity} is a regexp entity Parley cannot run (${regex.reason})`
+        report.warn("unsupported-feature", `${why}: its entries are kept as values`, { file })
+      }
     }
-    result.entities.set(String(json["name"] ?? stem), values)
+    result.entities.set(entity, values)
   }
   if (result.intents.length === 0) {
     return [{ code: "unreadable", message: "No Dialogflow intent (intents/<name>.json) in the files" }]
@@ -149,6 +167,10 @@ export const importDialogflow = (files: Readonly<Record<string, string>>): Conve
       const slotName = intentNameFrom(String(p["name"]), "param")
       if (builtins[type] !== undefined) {
         return [{ name: slotName, entity: { kind: builtins[type] }, required: p["required"] === true }]
+      }
+      const pattern = agent.patterns.get(type.replace(/^@/, ""))
+      if (pattern !== undefined) {
+        return [{ name: slotName, entity: { kind: "regex", pattern }, required: p["required"] === true }]
       }
       const values = agent.entities.get(type.replace(/^@/, ""))
       if (values === undefined || values.length === 0) {

@@ -14,6 +14,7 @@ import type { ImportReport, ImportWarning } from "../assistants/Import.js"
 import { IntentCreate } from "../assistants/Intent.js"
 import { distinctUtterances } from "../assistants/Utterances.js"
 import { excerpt, truncate } from "../Excerpt.js"
+import { patternRefusal } from "../patterns/UserPattern.js"
 import { layoutPositions } from "./ImportLayout.js"
 import { makeReportBuilder, type ReportBuilder, reportOf } from "./ImportReportBuilder.js"
 
@@ -87,6 +88,20 @@ const decodeNode = Schema.decodeUnknownEither(FlowNode)
 const decodeEdge = Schema.decodeUnknownEither(FlowEdge)
 const decodeIntent = Schema.decodeUnknownEither(IntentCreate)
 
+/** A regex slot whose pattern Parley cannot run is left out and reported, rather than its whole intent. */
+const runnableSlots = (intent: DraftIntent, slots: ReadonlyArray<unknown>, report: ReportBuilder) =>
+  slots.filter((slot) => {
+    const { entity, name } = (typeof slot === "object" && slot !== null ? slot : {}) as Record<string, any>
+    if (entity?.kind !== "regex" || typeof entity.pattern !== "string") return true
+    const refusal = patternRefusal(entity.pattern)
+    if (refusal === undefined) return true
+    report.warn(
+      "unsupported-feature",
+      `Intent ${intent.name}: the pattern of the slot ${name} cannot be used (${refusal}): the slot was left out`
+    )
+    return false
+  })
+
 const finishIntents = (intents: ReadonlyArray<DraftIntent>, report: ReportBuilder) => {
   const byName = new Map<string, ImportedIntent>()
   for (const intent of intents) {
@@ -96,7 +111,7 @@ const finishIntents = (intents: ReadonlyArray<DraftIntent>, report: ReportBuilde
     if (utterances.length > 10_000) {
       report.warn("truncated", `Intent ${intent.name}: ${utterances.length} examples, the first 10,000 kept`)
     }
-    const slots = (intent.slots ?? []).slice(0, 50)
+    const slots = runnableSlots(intent, (intent.slots ?? []).slice(0, 50), report)
     if ((intent.slots ?? []).length > 50) report.warn("truncated", `Intent ${intent.name}: only 50 slots kept`)
     const decoded = decodeIntent({
       name: intent.name,

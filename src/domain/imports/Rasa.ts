@@ -1,14 +1,16 @@
 /**
  * Rasa projects (2.x/3.x YAML): `nlu` intents with their examples (entity
  * annotations `[text](entity)` and `[text]{"entity": ...}` become slots),
- * synonyms, regexes and lookup tables as entity definitions; `stories` and
+ * synonyms, regexes (when Parley can run them: see `UserPattern`; otherwise
+ * the entity's values) and lookup tables as entity definitions; `stories` and
  * `rules` merged into one tree of paths from an intent router; domain
  * `responses` as messages and `forms` as questions of their required slots.
  * Custom actions, slot events, checkpoints and CALM flows are reported.
  */
 import { parse as parseYaml } from "yaml"
 import type { ImportWarning } from "../assistants/Import.js"
-import { excerpt, truncate } from "../Excerpt.js"
+import { excerpt } from "../Excerpt.js"
+import { patternRefusal } from "../patterns/UserPattern.js"
 import {
   type Conversion,
   type DraftEdge,
@@ -223,7 +225,16 @@ const nluOf = (project: Project, report: ReportBuilder): Array<DraftIntent> => {
   }
   const definition = (entity: string) => {
     const regex = regexes.get(entity)
-    if (regex !== undefined) return { kind: "regex", pattern: truncate(regex, 500) }
+    const refusal = regex === undefined ? undefined : regex.length > 500
+      ? `it has ${regex.length} characters, at most 500`
+      : patternRefusal(regex)
+    if (regex !== undefined && refusal === undefined) return { kind: "regex", pattern: regex }
+    if (refusal !== undefined) {
+      report.warn(
+        "unsupported-feature",
+        `The regex of entity ${entity} cannot be used (${refusal}): its values are kept`
+      )
+    }
     const values = [...new Set([...(lookups.get(entity) ?? []), ...(entityValues.get(entity) ?? [])])]
       .map((v) => v.trim()).filter((v) => v.length > 0)
     if (values.length === 0) return undefined

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import { Slot } from "../../../src/domain/assistants/Intent.js"
+import { compileUserPattern } from "../../../src/domain/patterns/UserPattern.js"
 import { findDate, findDateTime } from "../../../src/domain/runtime/engine/BuiltinEntities.js"
 import { localeFormats } from "../../../src/domain/runtime/engine/LocaleFormats.js"
-import { compilePattern } from "../../../src/domain/runtime/engine/SafeRegex.js"
 import { extractSlots } from "../../../src/domain/runtime/engine/SlotExtraction.js"
 import { findTime, findWrittenDate } from "../../../src/domain/runtime/engine/WrittenDates.js"
 
@@ -60,7 +60,7 @@ describe("slot extraction, every entity kind", () => {
     },
     { name: "code", entity: { kind: "regex", pattern: "\\b([A-Z]{3})-\\d+" } }
   ])
-  const context = { formats: gb, pattern: (source: string) => compilePattern(source) }
+  const context = { formats: gb, pattern: (source: string) => compileUserPattern(source) }
 
   it("fills each slot from one message", () => {
     expect(extractSlots(

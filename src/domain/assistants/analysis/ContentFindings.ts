@@ -1,15 +1,19 @@
 /**
  * What is wrong inside nodes and intents rather than between them: an
- * expression JSONata cannot compile (`invalid-expression`: at run time a case
- * would always be false, a set-variable would set `null`), a pattern the
- * engine refuses (`invalid-pattern`: a syntax error, or one the ReDoS guard
- * rejects, so no answer or slot could ever match), and node types whose
- * provider is not built yet (`node-unavailable`: http and ai fail at once,
- * and a handoff has no one to hand to).
+ * expression JSONata cannot compile, or one with a regex literal Parley
+ * cannot run (`invalid-expression`: at run time a case would always be
+ * false, a set-variable would set `null`); a question's or slot's pattern
+ * Parley cannot run (`invalid-pattern`: a syntax error, a feature with no
+ * linear-time matching such as a backreference or a lookahead, or a pattern
+ * too large; see `UserPattern`), so no answer or slot could ever match (a
+ * slot's finding names the routers that list its intent, where the slot is
+ * filled); and node types whose provider is not built yet
+ * (`node-unavailable`: http and ai fail at once, and a handoff has no one to
+ * hand to).
  */
 import { Either } from "effect"
+import { patternRefusal } from "../../patterns/UserPattern.js"
 import { compileExpression } from "../../runtime/engine/Expressions.js"
-import { compilePattern } from "../../runtime/engine/SafeRegex.js"
 import type { Finding } from "../FlowFinding.js"
 import type { FlowNode } from "../FlowNode.js"
 import type { AnalysisIntent } from "./AnalysisIntent.js"
@@ -56,10 +60,10 @@ export const contentFindings = (
       }
     }
     if (node.type === "question" && node.data.validation.kind === "regex") {
-      const pattern = compilePattern(node.data.validation.pattern)
-      if (Either.isLeft(pattern)) {
+      const refusal = patternRefusal(node.data.validation.pattern)
+      if (refusal !== undefined) {
         findings.push(
-          error("invalid-pattern", `Question ${node.id}'s pattern cannot be used: ${pattern.left}`, {
+          error("invalid-pattern", `Question ${node.id}'s pattern cannot be used: ${refusal}`, {
             nodeIds: [node.id]
           })
         )
@@ -80,13 +84,16 @@ export const contentFindings = (
   for (const intent of intents) {
     for (const slot of intent.slots) {
       if (slot.entity.kind !== "regex") continue
-      const pattern = compilePattern(slot.entity.pattern)
-      if (Either.isLeft(pattern)) {
+      const refusal = patternRefusal(slot.entity.pattern)
+      if (refusal !== undefined) {
         findings.push(
           error(
             "invalid-pattern",
-            `The slot ${slot.name} of the intent ${intent.name} has a pattern that cannot be used: ${pattern.left}`,
+            `The slot ${slot.name} of the intent ${intent.name} has a pattern that cannot be used: ${refusal}`,
             {
+              nodeIds: nodes.flatMap((node) =>
+                node.type === "intent-router" && node.data.intents.includes(intent.name) ? [node.id] : []
+              ),
               intents: [intent.name]
             }
           )

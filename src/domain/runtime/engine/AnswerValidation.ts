@@ -5,26 +5,26 @@
  * `YYYY-MM-DD`, a choice as its option's `value`, a regex answer as typed. A
  * button's payload is read as the answer's text, except that a choice
  * question takes a payload equal to an option's value as that option. Text
- * lengths count code points. A regex must match the whole answer; an answer
- * over `MAX_PATTERN_INPUT` characters, or a pattern that does not compile or
- * that the guard refuses, matches nothing. When an answer is invalid and the
+ * lengths count code points. A regex must match the whole answer, on RE2
+ * (see `UserPattern`: linear in the answer); a pattern Parley cannot run
+ * matches nothing. When an answer is invalid and the
  * question has no `reprompt`, `defaultReprompt` says what was expected
  * (in English for now).
  */
 import type { Either } from "effect"
 import type { ChoiceOption, QuestionValidation } from "../../assistants/QuestionValidation.js"
 import type { JsonValue } from "../../Json.js"
+import type { UserPattern } from "../../patterns/UserPattern.js"
 import type { TurnInput } from "../Turn.js"
 import { isEmail } from "./BuiltinEntities.js"
 import { parseDate } from "./DateParsing.js"
 import type { LocaleFormats } from "./LocaleFormats.js"
 import { parseNumber } from "./NumberParsing.js"
-import { matchesWhole } from "./SafeRegex.js"
 
 /** What validating an answer needs besides the answer: the locale and the program's compiled patterns. */
 export interface AnswerContext {
   readonly formats: LocaleFormats
-  readonly pattern: (source: string) => Either.Either<RegExp, string>
+  readonly pattern: (source: string) => Either.Either<UserPattern, string>
 }
 
 /** The text of an input: what was typed, or the chosen button's payload. */
@@ -70,7 +70,7 @@ export const validateAnswer = (
       return chooseOption(validation.options, input)?.value
     case "regex": {
       const pattern = context.pattern(validation.pattern)
-      return pattern._tag === "Right" && matchesWhole(pattern.right, text) ? text : undefined
+      return pattern._tag === "Right" && pattern.right.matchesWhole(text) ? text : undefined
     }
   }
 }

@@ -6,8 +6,11 @@
  * further expression of the step fails at once), counted rather than timed
  * so the limits fall at the same place on every machine (50,000 steps take
  * about a tenth of a second); a nesting depth of 500; sequences of at most
- * 10,000 items; guarded regex literals (see `SafeRegex`); and a one-second
- * clock as a last resort that no expression within its steps should reach.
+ * 10,000 items; regex literals on RE2 (see `UserPattern`), each search
+ * charged to the steps by its work (one step per `WORK_PER_STEP` of program
+ * size times text length), and a literal Parley cannot run is a compile
+ * failure; and a one-second clock as a last resort that no expression
+ * within its steps should reach.
  * Determinism: `$now()` and `$millis()` read Effect's `Clock` (one instant
  * per step), and `$random()` / `$shuffle()` draw from a generator seeded by
  * the expression and the document it reads, so the same conversation takes
@@ -19,7 +22,8 @@ import jsonata from "jsonata"
 import type { Variables } from "../../assistants/Variable.js"
 import { canonicalJson } from "../../CanonicalJson.js"
 import type { JsonValue } from "../../Json.js"
-import { GuardedRegExp } from "./SafeRegex.js"
+import { regexEngine } from "../../patterns/PatternRegExp.js"
+import { patternRefusal } from "../../patterns/UserPattern.js"
 
 /** The most evaluation steps one expression may take. */
 export const EXPRESSION_STEP_LIMIT = 50_000
@@ -31,6 +35,15 @@ export const STEP_EXPRESSION_BUDGET = 200_000
 export interface ExpressionBudget {
   remaining: number
 }
+
+/**
+ * The work of a regex search (program size times characters) that costs one
+ * evaluation step: at the measured worst (about 40 ns per unit of work) 50
+ * units take about as long as a step (2 µs), so one expression's regexes
+ * scan at most 2.5 million units (a 100-instruction pattern over 25,000
+ * characters), and an engine step's at most 10 million.
+ */
+export const WORK_PER_STEP = 50
 
 /** A fresh budget for one engine step. */
 export const makeBudget = (): ExpressionBudget => ({ remaining: STEP_EXPRESSION_BUDGET })
@@ -45,7 +58,8 @@ const OPTIONS = {
   stack: 500,
   sequence: 10_000,
   timeout: 1_000,
-  RegexEngine: GuardedRegExp as unknown as RegExpConstructor
+  // Replaced at each evaluation by an engine that charges the evaluation's steps (see `countStep`).
+  RegexEngine: regexEngine()
 }
 
 /** The last user message as expressions read it (`input.text`, `input.intent`...); fields are `null` when unknown. */
@@ -89,18 +103,67 @@ interface Counter {
 const budgets = new WeakMap<object, ExpressionBudget>()
 const COUNTER = Symbol("parley.counter")
 
-type Environment = { readonly base: { [COUNTER]?: Counter; readonly lookup: (name: string) => unknown } }
+type Environment = {
+  readonly base: {
+    [COUNTER]?: Counter
+    RegexEngine?: RegExpConstructor
+    readonly lookup: (name: string) => unknown
+  }
+}
+
+const spend = (counter: Counter, steps: number) => {
+  counter.steps += steps
+  counter.budget.remaining -= steps
+  if (counter.steps > EXPRESSION_STEP_LIMIT) throw { message: `more than ${EXPRESSION_STEP_LIMIT} evaluation steps` }
+  if (counter.budget.remaining < 0) throw { message: "the step's expressions have used up their evaluation steps" }
+}
 
 const countStep = (_expr: unknown, _input: unknown, environment: Environment) => {
   const base = environment.base
-  const counter = base[COUNTER] ??= {
-    steps: 0,
-    budget: budgets.get(base.lookup("$") as object) ?? { remaining: EXPRESSION_STEP_LIMIT }
+  let counter = base[COUNTER]
+  if (counter === undefined) {
+    const created: Counter = {
+      steps: 0,
+      budget: budgets.get(base.lookup("$") as object) ?? { remaining: EXPRESSION_STEP_LIMIT }
+    }
+    counter = base[COUNTER] = created
+    // JSONata builds its regexes from the evaluation's base environment, set
+    // before the first step: from here on they charge this evaluation.
+    base.RegexEngine = regexEngine((work) => spend(created, Math.ceil(work / WORK_PER_STEP)))
   }
-  counter.steps += 1
-  counter.budget.remaining -= 1
-  if (counter.steps > EXPRESSION_STEP_LIMIT) throw { message: `more than ${EXPRESSION_STEP_LIMIT} evaluation steps` }
-  if (counter.budget.remaining < 0) throw { message: "the step's expressions have used up their evaluation steps" }
+  spend(counter, 1)
+}
+
+interface AstNode {
+  readonly type?: unknown
+  readonly value?: unknown
+}
+
+/** The regex literals of a parsed expression (JSONata has no other way to make one). */
+const regexLiterals = (ast: unknown): ReadonlyArray<RegExp> => {
+  const found: Array<RegExp> = []
+  const pending: Array<unknown> = [ast]
+  const seen = new Set<object>()
+  while (pending.length > 0) {
+    const node = pending.pop()
+    if (typeof node !== "object" || node === null || seen.has(node)) continue
+    seen.add(node)
+    if ((node as AstNode).type === "regex" && (node as AstNode).value instanceof RegExp) {
+      found.push((node as AstNode).value as RegExp)
+    } else {
+      pending.push(...Object.values(node))
+    }
+  }
+  return found
+}
+
+/** Why a regex literal of `expression` cannot run, or `undefined` when they all can. */
+const refusedLiteral = (expression: jsonata.Expression): string | undefined => {
+  for (const literal of regexLiterals(expression.ast())) {
+    const refusal = patternRefusal(literal.source, literal.flags.replace(/g/g, ""))
+    if (refusal !== undefined) return `the pattern /${literal.source}/ cannot be used: ${refusal}`
+  }
+  return undefined
 }
 
 /** Compiles one expression; never throws. */
@@ -108,6 +171,8 @@ export const compileExpression = (source: string): CompiledExpression => {
   try {
     const expression = jsonata(source, OPTIONS)
     expression.assign(Symbol.for("jsonata.__evaluate_entry") as unknown as string, countStep)
+    const refusal = refusedLiteral(expression)
+    if (refusal !== undefined) return { source, compiled: Either.left({ message: refusal }) }
     return { source, compiled: Either.right(expression) }
   } catch (error) {
     return { source, compiled: Either.left(failure(error)) }

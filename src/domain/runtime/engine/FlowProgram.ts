@@ -1,7 +1,7 @@
 /**
  * A flow compiled for running: its nodes and edges indexed, its expressions
- * and patterns compiled once, its intents' classifier built, the locale's
- * formats read. Compiling refuses only a flow that cannot run at all (no
+ * compiled once and its patterns once each when first used, its intents'
+ * classifier built, the locale's formats read. Compiling refuses only a flow that cannot run at all (no
  * start node, several, or a start without a `next` edge to an existing
  * node); everything else a draft may get wrong is the analysis's to report
  * and the engine's to survive (see `FlowEngine`). Where the graph repeats
@@ -16,10 +16,10 @@ import type { FlowNodeId } from "../../assistants/FlowIds.js"
 import type { FlowNode } from "../../assistants/FlowNode.js"
 import type { Slot } from "../../assistants/Intent.js"
 import { lazyIntentClassifier } from "../../nlu/IntentClassifier.js"
+import { compileUserPattern, type UserPattern } from "../../patterns/UserPattern.js"
 import type { Classifier } from "./Classifier.js"
 import { type CompiledExpression, compileExpression } from "./Expressions.js"
 import { type LocaleFormats, localeFormats } from "./LocaleFormats.js"
-import { compilePattern } from "./SafeRegex.js"
 
 /** An intent as the engine needs it: its examples for the classifier and its slots for extraction. */
 export interface EngineIntent {
@@ -36,7 +36,7 @@ export interface FlowProgram {
   readonly target: (source: FlowNodeId, route: EdgeRoute) => FlowNodeId | undefined
   readonly subflowEntry: (id: string) => FlowNodeId | undefined
   readonly expression: (source: string) => CompiledExpression
-  readonly pattern: (source: string) => Either.Either<RegExp, string>
+  readonly pattern: (source: string) => Either.Either<UserPattern, string>
   readonly intent: (name: string) => EngineIntent | undefined
   readonly classifier: Classifier
   readonly nluThreshold: number
@@ -83,6 +83,19 @@ const cached = <A>(build: (source: string) => A, sources: Iterable<string>) => {
   return (source: string): A => cache.get(source) ?? build(source)
 }
 
+// Patterns compile when first used: compiling is linear in a pattern's
+// program, and a flow of many questions should not pay for all of them at once.
+const onFirstUse = <A>(build: (source: string) => A) => {
+  const cache = new Map<string, A>()
+  return (source: string): A => {
+    const known = cache.get(source)
+    if (known !== undefined) return known
+    const built = build(source)
+    cache.set(source, built)
+    return built
+  }
+}
+
 /** Compiles a flow once; `Left` with error findings when it cannot run at all. */
 export const compile = (input: ProgramInput): Either.Either<FlowProgram, ReadonlyArray<Finding>> => {
   const nodes = indexBy(input.nodes, (node): string => node.id)
@@ -97,14 +110,6 @@ export const compile = (input: ProgramInput): Either.Either<FlowProgram, Readonl
       ? [node.data.expression]
       : []
   )
-  const patterns = [
-    ...input.nodes.flatMap((node) =>
-      node.type === "question" && node.data.validation.kind === "regex" ? [node.data.validation.pattern] : []
-    ),
-    ...input.intents.flatMap((intent) =>
-      intent.slots.flatMap((slot) => (slot.entity.kind === "regex" ? [slot.entity.pattern] : []))
-    )
-  ]
   const intents = indexBy(input.intents, (intent) => intent.name)
   return Either.right({
     start,
@@ -112,7 +117,7 @@ export const compile = (input: ProgramInput): Either.Either<FlowProgram, Readonl
     target: (source, route) => edges.get(routeKey(source, route))?.target,
     subflowEntry: (id) => subflows.get(id)?.entryNodeId,
     expression: cached(compileExpression, expressions),
-    pattern: cached((source) => compilePattern(source), patterns),
+    pattern: onFirstUse((source) => compileUserPattern(source)),
     intent: (name) => intents.get(name),
     classifier: input.classifier ?? lazyIntentClassifier(input.intents),
     nluThreshold: input.nluThreshold,

@@ -4,21 +4,25 @@
  * entities (a value or one of its synonyms as whole words, case and accents
  * aside; the longest phrase wins, then the earliest, and the slot takes the
  * value, not the synonym), and regex entities (the first match, or its first
- * group when it has one, under the `SafeRegex` guard; a refused pattern finds
- * nothing). A slot that finds nothing is left out.
+ * group when it has one, on RE2: see `UserPattern`; a pattern Parley cannot
+ * run finds nothing). The regex slots of one message share one budget of
+ * work, `MAX_MATCH_WORK` (the largest pattern on the longest message), so an
+ * intent of fifty costly patterns costs one search, not fifty: in slot order,
+ * a pattern whose search would overspend it finds nothing. A slot that finds
+ * nothing is left out.
  */
 import type { Either } from "effect"
 import type { EntityDefinition, Slot } from "../../assistants/Intent.js"
 import type { JsonValue } from "../../Json.js"
+import { MAX_MATCH_WORK, type UserPattern } from "../../patterns/UserPattern.js"
 import { findDateTime, findEmail, findNumber, findPhone, findUrl } from "./BuiltinEntities.js"
 import type { LocaleFormats } from "./LocaleFormats.js"
-import { findMatch } from "./SafeRegex.js"
 import { tokens } from "./Tokens.js"
 
 /** What extraction needs besides the text: the locale and the program's compiled patterns. */
 export interface SlotContext {
   readonly formats: LocaleFormats
-  readonly pattern: (source: string) => Either.Either<RegExp, string>
+  readonly pattern: (source: string) => Either.Either<UserPattern, string>
 }
 
 type ListValue = Extract<typeof EntityDefinition.Type, { readonly kind: "list" }>["values"][number]
@@ -49,7 +53,17 @@ const findListValue = (text: string, values: ReadonlyArray<ListValue>): string |
   return best?.value
 }
 
-const extract = (text: string, entity: typeof EntityDefinition.Type, context: SlotContext): JsonValue | undefined => {
+/** What is left of one message's work for regex slots. */
+interface WorkLeft {
+  units: number
+}
+
+const extract = (
+  text: string,
+  entity: typeof EntityDefinition.Type,
+  context: SlotContext,
+  work: WorkLeft
+): JsonValue | undefined => {
   switch (entity.kind) {
     case "number":
       return findNumber(text, context.formats)
@@ -65,7 +79,11 @@ const extract = (text: string, entity: typeof EntityDefinition.Type, context: Sl
       return findListValue(text, entity.values)
     case "regex": {
       const pattern = context.pattern(entity.pattern)
-      return pattern._tag === "Right" ? findMatch(pattern.right, text) : undefined
+      if (pattern._tag === "Left") return undefined
+      const cost = pattern.right.workOn(text)
+      if (cost > work.units) return undefined
+      work.units -= cost
+      return pattern.right.firstMatch(text)
     }
   }
 }
@@ -77,8 +95,9 @@ export const extractSlots = (
   context: SlotContext
 ): { readonly [name: string]: JsonValue } => {
   const filled: Record<string, JsonValue> = {}
+  const work: WorkLeft = { units: MAX_MATCH_WORK }
   for (const slot of slots) {
-    const value = extract(text, slot.entity, context)
+    const value = extract(text, slot.entity, context, work)
     if (value !== undefined && !Object.hasOwn(filled, slot.name)) filled[slot.name] = value
   }
   return filled

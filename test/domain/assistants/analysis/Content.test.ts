@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import type { Finding } from "../../../../src/domain/assistants/FlowFinding.js"
 import { Slot } from "../../../../src/domain/assistants/Intent.js"
-import { ai, chain, condition, edge, end, handoff, http, question, start } from "../../runtime/FlowFixtures.js"
+import { ai, chain, condition, edge, end, handoff, http, question, router, start } from "../../runtime/FlowFixtures.js"
 import { analyze, ofCode } from "./AnalysisFixtures.js"
 
 describe("content", () => {
@@ -20,31 +20,66 @@ describe("content", () => {
     expect(ofCode(findings, "invalid-expression")[0]!.message).toContain("case bad")
   })
 
-  it("a question or slot pattern the guard refuses is an error", () => {
+  it("a pattern Parley cannot run in linear time is an error naming its node and the feature", () => {
     const findings = analyze({
       nodes: [
         start(),
-        question("code", "code", { kind: "regex", pattern: "(a+)+" }),
-        question("ok", "zip", { kind: "regex", pattern: "\\d{5}" }),
+        question("code", "code", { kind: "regex", pattern: "(\\w)\\1" }),
+        question("zip", "zip", { kind: "regex", pattern: "\\d{5}(?!-)" }),
+        // Catastrophic for a backtracking engine, linear on RE2: not a finding.
+        question("ok", "ok", { kind: "regex", pattern: "(a+)+$" }),
+        router("route", ["order"]),
+        condition("check", [["lookbehind", "$contains(input.text, /(?<=#)\\d+/)"], [
+          "fine",
+          "$contains(input.text, /(a|a)*b/)"
+        ]]),
         end()
       ],
       edges: [
         ...chain("start", "code"),
-        edge("code", "ok", { kind: "answered" }),
+        edge("code", "zip", { kind: "answered" }),
         edge("code", "end", { kind: "fallback" }),
-        edge("ok", "end", { kind: "answered" }),
-        edge("ok", "end", { kind: "fallback" })
+        edge("zip", "ok", { kind: "answered" }),
+        edge("zip", "end", { kind: "fallback" }),
+        edge("ok", "route", { kind: "answered" }),
+        edge("ok", "end", { kind: "fallback" }),
+        edge("route", "check", { kind: "intent", intent: "order" }),
+        edge("route", "end", { kind: "fallback" }),
+        edge("check", "end", { kind: "case", case: "lookbehind" }),
+        edge("check", "end", { kind: "case", case: "fine" }),
+        edge("check", "end", { kind: "fallback" })
       ],
       intents: [{
         name: "order",
         utterances: ["my order", "order status", "where is it"],
-        slots: [Schema.decodeUnknownSync(Slot)({ name: "ref", entity: { kind: "regex", pattern: "(unclosed" } })]
+        slots: [
+          Schema.decodeUnknownSync(Slot)({ name: "ref", entity: { kind: "regex", pattern: "(?<n>x)\\k<n>" } }),
+          Schema.decodeUnknownSync(Slot)({ name: "broken", entity: { kind: "regex", pattern: "(unclosed" } })
+        ]
       }]
     })
-    expect(ofCode(findings, "invalid-pattern").map((f: Finding) => [f.nodeIds, f.intents])).toEqual([
-      [["code"], []],
-      [[], ["order"]]
+    const patterns = ofCode(findings, "invalid-pattern")
+    expect(patterns.map((f: Finding) => [f.severity, f.nodeIds, f.intents])).toEqual([
+      ["error", ["code"], []],
+      ["error", ["zip"], []],
+      ["error", ["route"], ["order"]],
+      ["error", ["route"], ["order"]]
     ])
+    expect(patterns.map((f) => f.message)).toEqual([
+      "Question code's pattern cannot be used: it uses a backreference (\\1), a feature Parley cannot run in linear time",
+      "Question zip's pattern cannot be used: it uses a negative lookahead ((?!...)), a feature Parley cannot run in linear time",
+      "The slot ref of the intent order has a pattern that cannot be used: it uses a named backreference (\\k<...>), " +
+      "a feature Parley cannot run in linear time",
+      "The slot broken of the intent order has a pattern that cannot be used: it is not a valid pattern " +
+      "(missing closing ): `(unclosed`)"
+    ])
+    // A regex literal in an expression is checked too: the case cannot compile.
+    const expressions = ofCode(findings, "invalid-expression")
+    expect(expressions.map((f) => [f.severity, f.nodeIds])).toEqual([["error", ["check"]]])
+    expect(expressions[0]!.message).toBe(
+      "The expression of node check's case lookbehind does not compile: the pattern /(?<=#)\\d+/ cannot be used: " +
+        "it uses a lookbehind ((?<=...)), a feature Parley cannot run in linear time"
+    )
   })
 
   it("http, ai and handoff nodes are not available yet: errors", () => {
