@@ -13,19 +13,25 @@
  * exactly once and in order, and each stored turn written by the owner of the
  * session at the time (fencing), as in test/cluster/Failover.test.ts.
  *
+ * With `--freeze`, the node is frozen (SIGSTOP) for 15 s instead of killed,
+ * then woken (SIGCONT): a node that stops without dying keeps its database
+ * connections, and its conversations must still move once its shard locks
+ * expire; the woken node must write nothing under its old ownership.
+ *
  * The shard timing settings come from the environment (the nodes' defaults
  * otherwise) and are passed to the nodes:
  *
  *   npm run bench:failover
+ *   npm run bench:failover -- --freeze
  *   PARLEY_SHARD_LOCK_EXPIRATION="3 seconds" npm run bench:failover
  */
 import { Duration, Effect } from "effect"
 import * as Os from "node:os"
 import type Pg from "pg"
+import { exactlyOnce, fenced } from "../../test/support/Chaos.js"
 import {
   type Acknowledged,
   echoAssistant,
-  readSession,
   sendUntilAnswered,
   signUpAt,
   startSession
@@ -44,6 +50,9 @@ const REBALANCE = Duration.seconds(4)
 /** A conversation not answered again within this long after a kill counts as not recovered. */
 const RECOVERY_TIMEOUT_MS = 60_000
 const TARGET_P99_MS = 5_000
+/** `--freeze`: SIGSTOP the node for this long, then SIGCONT, instead of SIGKILL and a restart. */
+const FREEZE = process.argv.includes("--freeze")
+const FREEZE_MS = 15_000
 
 /** The settings that decide how soon a dead node's shards move, with the nodes' defaults. */
 const SHARD_TIMING: Record<string, string> = Object.fromEntries(
@@ -94,7 +103,10 @@ const conversations = (urls: ReadonlyArray<string>, live: () => ReadonlyArray<st
     return { token, sessions, acknowledged, failures, stop }
   })
 
-/** Kill `victim` with SIGKILL; when each conversation it owned was answered again, in ms after the kill. */
+/**
+ * Kill `victim` with SIGKILL (or freeze it with SIGSTOP); when each
+ * conversation it owned was answered again, in ms after the kill or freeze.
+ */
 const killAndMeasure = (
   victim: ClusterNode,
   pg: Pg.Client,
@@ -108,73 +120,25 @@ const killAndMeasure = (
     )
     const owned = owners.rows.map((row) => row.id)
     const killedAt = Date.now()
-    victim.kill("SIGKILL")
+    victim.kill(FREEZE ? "SIGSTOP" : "SIGKILL")
     down(victim.url)
+    const limit = FREEZE ? FREEZE_MS : RECOVERY_TIMEOUT_MS
     const recoveredAt = (id: string) => acknowledged.get(id)!.find((ack) => ack.at >= killedAt)?.at
-    while (owned.some((id) => recoveredAt(id) === undefined) && Date.now() - killedAt < RECOVERY_TIMEOUT_MS) {
+    while (owned.some((id) => recoveredAt(id) === undefined) && Date.now() - killedAt < limit) {
       await sleep(50)
     }
-    return owned.map((id) => (recoveredAt(id) ?? Infinity) - killedAt)
+    return { from: killedAt, recovery: owned.map((id) => (recoveredAt(id) ?? Infinity) - killedAt) }
   })
 
-/** Every acknowledged turn in its transcript once and in order, and nothing else; problems found, if any. */
-const exactlyOnce = (
-  urls: ReadonlyArray<string>,
-  token: string,
-  acknowledged: ReadonlyMap<string, ReadonlyArray<Acknowledged>>
-) =>
+/** Wake a frozen node after `FREEZE_MS` and wait until it is ready again. */
+const wake = (victim: ClusterNode, frozenAt: number) =>
   Effect.promise(async () => {
-    const problems: Array<string> = []
-    await Promise.all([...acknowledged].map(async ([sessionId, acks], i) => {
-      const { session, transcript } = await readSession(urls[i % urls.length]!, token, sessionId)
-      const users = transcript.filter((entry: any) => entry.role === "user")
-      const echoes = transcript
-        .filter((entry: any) => entry.role === "bot" && entry.turn > 0)
-        .map((entry: any) => entry.messages[0].text)
-      const same = (a: ReadonlyArray<unknown>, b: ReadonlyArray<unknown>) =>
-        a.length === b.length && a.every((x, k) => x === b[k])
-      if (!same(acks.map((ack) => ack.turn), acks.map((_, k) => k + 1))) {
-        problems.push(`${sessionId}: acknowledged turn numbers are not 1..${acks.length}`)
-      }
-      if (!same(users.map((entry: any) => entry.idempotencyKey), acks.map((ack) => ack.key))) {
-        problems.push(`${sessionId}: the transcript's turns are not the acknowledged ones, once each, in order`)
-      }
-      if (!same(users.map((entry: any) => entry.input.text), acks.map((ack) => ack.text))) {
-        problems.push(`${sessionId}: the transcript's texts are not the ones sent`)
-      }
-      if (!same(echoes, acks.map((ack) => `You said: ${ack.text}`))) {
-        problems.push(`${sessionId}: the replies are not one echo per acknowledged turn`)
-      }
-      if (session.turn !== acks.length) {
-        problems.push(`${sessionId}: at turn ${session.turn}, ${acks.length} acknowledged`)
-      }
-    }))
-    return problems
-  })
-
-/** Along each transcript the owner epoch never goes back, and each turn was written by that epoch's owner. */
-const fenced = (pg: Pg.Client) =>
-  Effect.promise(async () => {
-    const turns = await pg.query<{ session_id: string; turn: number; epoch: number; runner: string | null }>(
-      `SELECT session_id, turn, epoch, runner FROM runtime_turns WHERE turn > 0 ORDER BY session_id, turn`
-    )
-    const owners = await pg.query<{ session_id: string; epoch: number; runner: string }>(
-      `SELECT session_id, epoch, runner FROM runtime_session_owners`
-    )
-    const ownerOf = new Map(owners.rows.map((row) => [`${row.session_id}/${row.epoch}`, row.runner]))
-    const problems: Array<string> = []
-    turns.rows.forEach((row, k) => {
-      const previous = turns.rows[k - 1]
-      if (previous?.session_id === row.session_id && row.epoch < previous.epoch) {
-        problems.push(`${row.session_id}: turn ${row.turn} was written under an older epoch than turn ${previous.turn}`)
-      }
-      if (ownerOf.get(`${row.session_id}/${row.epoch}`) !== row.runner) {
-        problems.push(
-          `${row.session_id}: turn ${row.turn} was written by ${row.runner}, not epoch ${row.epoch}'s owner`
-        )
-      }
-    })
-    return { turns: turns.rows.length, problems }
+    await sleep(Math.max(0, frozenAt + FREEZE_MS - Date.now()))
+    victim.kill("SIGCONT")
+    for (let i = 0; i < 150; i++) {
+      if (await fetch(`${victim.url}/health/ready`).then((r) => r.ok, () => false)) return
+      await sleep(200)
+    }
   })
 
 const main = Effect.gen(function*() {
@@ -183,7 +147,9 @@ const main = Effect.gen(function*() {
   const pg = yield* connectedClient(url)
   const version = yield* Effect.promise(() => pg.query<{ server_version: string }>("SHOW server_version"))
   console.log(
-    `failover benchmark: ${Os.cpus().length} CPUs (${Os.cpus()[0]?.model ?? "?"}), Node ${process.version}, ` +
+    `failover benchmark${FREEZE ? " (frozen nodes)" : ""}: ${Os.cpus().length} CPUs (${
+      Os.cpus()[0]?.model ?? "?"
+    }), Node ${process.version}, ` +
       `PostgreSQL ${version.rows[0]!.server_version} at ${new URL(url).host}; load average ${
         Os.loadavg()[0]!.toFixed(2)
       }`
@@ -199,11 +165,14 @@ const main = Effect.gen(function*() {
       `5xx, again with the same key to the next live node, every 100 ms`
   )
   console.log(
-    `  ${KILLS} times: SIGKILL one node (in turn), recovery = from the kill to a conversation's first acknowledged ` +
-      `turn after it, for each conversation the node owned just before; restart it; ${
-        Duration.toSeconds(REBALANCE)
-      } s ` +
-      `for the shards to rebalance\n`
+    FREEZE
+      ? `  ${KILLS} times: SIGSTOP one node (in turn) for ${FREEZE_MS / 1000} s, recovery = from the freeze to a ` +
+        `conversation's first acknowledged turn after it (before the node wakes, or never), for each conversation ` +
+        `the node owned just before; SIGCONT; ${Duration.toSeconds(REBALANCE)} s for the shards to rebalance\n`
+      : `  ${KILLS} times: SIGKILL one node (in turn), recovery = from the kill to a conversation's first ` +
+        `acknowledged turn after it, for each conversation the node owned just before; restart it; ${
+          Duration.toSeconds(REBALANCE)
+        } s for the shards to rebalance\n`
   )
 
   const cluster = yield* localCluster({
@@ -218,12 +187,18 @@ const main = Effect.gen(function*() {
   yield* Effect.sleep(REBALANCE)
 
   const all: Array<number> = []
+  const frozen: Array<{ readonly runner: string; readonly from: number }> = []
   for (let k = 0; k < KILLS; k++) {
     const victim = cluster.nodes[k % NODES]!
-    const recovery = yield* killAndMeasure(victim, pg, chat.acknowledged, (u) => live.delete(u))
+    const { from, recovery } = yield* killAndMeasure(victim, pg, chat.acknowledged, (u) => live.delete(u))
     all.push(...recovery)
     const restartedAt = performance.now()
-    yield* Effect.promise(() => victim.restart())
+    if (FREEZE) {
+      frozen.push({ runner: `127.0.0.1:${victim.runnerPort}`, from })
+      yield* wake(victim, from)
+    } else {
+      yield* Effect.promise(() => victim.restart())
+    }
     live.add(victim.url)
     console.log(
       `kill ${String(k + 1).padStart(2)}: node ${victim.index}, ${String(recovery.length).padStart(2)} conversations ` +
@@ -241,8 +216,18 @@ const main = Effect.gen(function*() {
   console.log(`\nover all ${KILLS} kills: ${all.length} conversations affected, recovered ${spread(all)}`)
   console.log(`target: p99 <= ${seconds(TARGET_P99_MS)}: ${seconds(p99)} ${p99 <= TARGET_P99_MS ? "PASS" : "FAIL"}`)
 
-  const problems = [...chat.failures, ...(yield* exactlyOnce(liveUrls(), chat.token, chat.acknowledged))]
-  const fencing = yield* fenced(pg)
+  const problems = [
+    ...chat.failures,
+    ...(yield* Effect.promise(() => exactlyOnce(liveUrls(), chat.token, chat.acknowledged)))
+  ]
+  const fencing = yield* Effect.promise(() => fenced(pg))
+  // A woken node writes nothing under the ownership it had before it froze (half a second for a commit in flight).
+  const stale = fencing.turns.filter((row) =>
+    frozen.some(({ from, runner }) =>
+      row.runner === runner && row.created_at.getTime() > from + 500 &&
+      (fencing.owners.get(`${row.session_id}/${row.epoch}`)?.activated_at.getTime() ?? 0) < from
+    )
+  )
   console.log(
     `\nexactly-once: ${acknowledged} acknowledged turns (${retried} needed a retry) in ${SESSIONS} conversations: ` +
       (problems.length === 0
@@ -250,11 +235,20 @@ const main = Effect.gen(function*() {
         : `FAIL\n${problems.slice(0, 10).map((p) => `  ${p}`).join("\n")}`)
   )
   console.log(
-    `fencing: ${fencing.turns} stored turns: ` +
+    `fencing: ${fencing.turns.length} stored turns: ` +
       (fencing.problems.length === 0
         ? "PASS (epochs never go back along a transcript; each turn written by its epoch's owner)"
         : `FAIL\n${fencing.problems.slice(0, 10).map((p) => `  ${p}`).join("\n")}`)
   )
+  if (FREEZE) {
+    console.log(
+      `woken nodes: ${
+        stale.length === 0
+          ? "PASS (nothing written under the ownership a node had before it froze)"
+          : `FAIL: ${stale.length} turns written under a pre-freeze epoch after waking`
+      }`
+    )
+  }
   console.log(`\n(${((performance.now() - started) / 1000).toFixed(0)} s in all)`)
 })
 

@@ -52,7 +52,7 @@ const JOIN_LOCK = 7_340_712_345
  * with the database gone that cannot finish, and the node must stop anyway
  * (its locks die with its connections).
  */
-const LEAVE_LIMIT = Duration.seconds(20)
+export const LEAVE_LIMIT = Duration.seconds(20)
 
 /**
  * Builds `layer` while holding a PostgreSQL advisory lock, so nodes started

@@ -18,17 +18,15 @@ import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
 import { parseAllDocuments } from "yaml"
+import { LEAVE_LIMIT } from "../../src/actors/Cluster.js"
 import { checkProductionSettings } from "../../src/config/ProductionSettings.js"
 import { environmentVariables, RequestTimeout } from "../../src/config/Settings.js"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 const directory = Path.join(root, "deploy", "kubernetes")
 
-/**
- * How long a node may take to leave the cluster after its HTTP server closed:
- * `LEAVE_LIMIT` in src/actors/Cluster.ts.
- */
-const LEAVE_SECONDS = 20
+/** The longest a node takes to leave the cluster on SIGTERM. */
+const LEAVE_SECONDS = Duration.toSeconds(LEAVE_LIMIT)
 
 /** One YAML document of one file. */
 interface Manifest {
