@@ -14,9 +14,10 @@
  * readiness that the node is saturated (see `Saturation`), so a balancer
  * steers new clients away while it is.
  */
-import { Effect, Metric, Schedule } from "effect"
+import { Clock, Effect, Metric, Schedule } from "effect"
 import { AdmissionSettings } from "../config/Settings.js"
 import { Overloaded } from "../domain/HttpErrors.js"
+import { collectGarbage } from "../observability/GarbageCollection.js"
 import {
   admissionAdmitted,
   admissionInFlight,
@@ -43,6 +44,13 @@ export const RETRY_AFTER_SECONDS = 1
 export const SATURATION_REFUSALS = 10
 export const SATURATION_WINDOW_MILLIS = 1_000
 export const SATURATION_CALM_MILLIS = 2_000
+
+/**
+ * When a saturation ends, a full garbage collection gives back what the
+ * overload allocated (see `GarbageCollection.ts`); at most one this often, so
+ * an overload that comes and goes costs one pause now and then.
+ */
+const COLLECTION_SPACING_MILLIS = 60_000
 
 /** Whether the node is saturated, as readiness and `/metrics` report it. */
 class Saturation {
@@ -128,8 +136,13 @@ const makeGate = (name: GateName, limit: number, saturation: Saturation) => {
       })
     )
 
+  /** Fails as `admit` would if the gate is full now, without taking a permit. */
+  const check: Effect.Effect<void, Overloaded> = Effect.suspend(() =>
+    limit > 0 && inFlight >= limit ? refuse : Effect.void
+  )
+
   const status = (): GateStatus => ({ inFlight, limit })
-  return { admit, status, limit }
+  return { admit, check, status, limit }
 }
 
 export class Admission extends Effect.Service<Admission>()("parley/services/Admission", {
@@ -153,9 +166,34 @@ export class Admission extends Effect.Service<Admission>()("parley/services/Admi
 
     yield* Metric.set(Metric.tagged(admissionLimit, "gate", "turns"), turns.limit)
     yield* Metric.set(Metric.tagged(admissionLimit, "gate", "requests"), requests.limit)
-    // Saturation ends by the passing of time, not by an event: the gauge is brought up to date a few times a second.
+    let wasSaturated = false
+    let collectedAt = -Infinity
+    const afterSaturation = Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      if (now - collectedAt < COLLECTION_SPACING_MILLIS) return
+      collectedAt = now
+      const collected = yield* collectGarbage
+      yield* Effect.logInfo("Saturation is over: collected the garbage of the overload").pipe(
+        Effect.annotateLogs({
+          rssMegabytes: [collected.rssBefore, collected.rssAfter].map((bytes) => Math.round(bytes / 1048576)),
+          heapUsedMegabytes: [collected.heapUsedBefore, collected.heapUsedAfter].map((bytes) =>
+            Math.round(bytes / 1048576)
+          ),
+          pauseMillis: Math.round(collected.millis)
+        })
+      )
+    })
+
+    // Saturation ends by the passing of time, not by an event: it is looked at a few times a second.
     yield* status.pipe(
-      Effect.flatMap(({ saturated }) => Metric.set(admissionSaturated, saturated ? 1 : 0)),
+      Effect.flatMap(({ saturated }) => {
+        const ended = wasSaturated && !saturated
+        wasSaturated = saturated
+        return Effect.zipRight(
+          Metric.set(admissionSaturated, saturated ? 1 : 0),
+          ended ? afterSaturation : Effect.void
+        )
+      }),
       Effect.repeat(Schedule.spaced("250 millis")),
       Effect.forkScoped
     )
@@ -163,6 +201,13 @@ export class Admission extends Effect.Service<Admission>()("parley/services/Admi
     return {
       /** A turn, holding a permit of the turns gate until it ends. */
       admit: turns.admit,
+      /**
+       * Refuses a turn at once, as `admit` would, if the turns gate is full
+       * now: the HTTP edge asks before authenticating and reading a turn's
+       * request, so a refusal costs next to nothing. A turn it lets through
+       * still takes its permit with `admit`.
+       */
+      checkTurn: turns.check,
       /** An HTTP request, holding a permit of the requests gate until it is answered. */
       admitRequest: requests.admit,
       status

@@ -101,9 +101,17 @@ describe("overload", () => {
         // Answered while both held turns still wait: it did not queue behind them.
         expect((yield* Effect.forEach(held, Fiber.poll)).every(Option.isNone)).toBe(true)
         expect(millis).toBeLessThan(5_000)
+        // Refused at the edge, before authentication: without credentials it is a 503 too, not a 401.
+        const anonymous = yield* exchange(
+          HttpClientRequest.post(`/v1/runtime/sessions/${sessions[2]}/turns`).pipe(
+            HttpClientRequest.bodyUnsafeJson({ text: "hello" })
+          )
+        )
+        expect(anonymous.status).toBe(503)
+        expect(anonymous.json._tag).toBe("Overloaded")
 
         // A sustained refusal makes the node saturated: readiness answers 503, naming the load.
-        for (let i = 0; i < 12; i++) expect((yield* turn(account, sessions[2]!)).status).toBe(503)
+        for (let i = 0; i < 11; i++) expect((yield* turn(account, sessions[2]!)).status).toBe(503)
         const saturated = yield* readiness
         expect(saturated.status).toBe(503)
         expect(saturated.json.checks.load).toMatchObject({ ok: false, detail: expect.stringMatching(/^saturated/) })

@@ -101,6 +101,19 @@ describe("Admission", () => {
       expect(yield* admission.admit(Effect.succeed("again"))).toBe("again")
     }).pipe(Effect.provide(withBounds(1))))
 
+  it.effect("checking for a turn takes no permit, and refuses as admitting would when the gate is full", () =>
+    Effect.gen(function*() {
+      const admission = yield* Admission
+      yield* admission.checkTurn
+      yield* admission.checkTurn
+      expect((yield* admission.status).turns.inFlight).toBe(0)
+      const release = yield* Deferred.make<void>()
+      yield* holdTurns(admission, 1, release)
+      const refused = yield* Effect.flip(admission.checkTurn)
+      expect(refused._tag).toBe("Overloaded")
+      expect(refused.message).toContain("turns")
+    }).pipe(Effect.provide(withBounds(1))))
+
   it.effect("a bound of 0 admits everything, still counted", () =>
     Effect.gen(function*() {
       const admission = yield* Admission

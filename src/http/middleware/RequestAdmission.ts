@@ -1,33 +1,57 @@
 /**
- * The node's outer bound: it handles at most `PARLEY_MAX_REQUESTS_IN_FLIGHT`
- * requests at once, and answers the next one `503 Overloaded` (with
- * `Retry-After`) at once, before authenticating it or reading its body, so a
- * flood costs a node microseconds per request instead of a queued fiber and a
- * buffered body each. Health and metrics are exempt: a saturated node must
- * still say so to its balancer and its scraper.
+ * Admission control at the HTTP edge, before authentication or reading a
+ * body, so that a refusal costs a node next to nothing:
+ *
+ * - the node's outer bound: it handles at most `PARLEY_MAX_REQUESTS_IN_FLIGHT`
+ *   requests at once and answers the next one `503 Overloaded` (with
+ *   `Retry-After`) at once;
+ * - a turn's request (editors' and visitors' turns) is refused the same way
+ *   while the node already runs all the turns it admits. Refused later, after
+ *   authentication, body parsing and decoding, each refusal cost a fair share
+ *   of a turn, and a node offered twice its capacity spent its time refusing.
+ *
+ * Health and metrics are exempt: a saturated node must still say so to its
+ * balancer and its scraper.
  */
 import type { HttpApp } from "@effect/platform"
 import { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
+import * as FindMyWay from "find-my-way-ts"
 import { Overloaded } from "../../domain/HttpErrors.js"
 import type { Admission } from "../../services/Admission.js"
 import { jsonError } from "../JsonError.js"
+import type { Route } from "../RouteTable.js"
 
-const exempt = (url: string): boolean => {
-  const path = url.split("?")[0]!
-  return path.startsWith("/health/") || path === "/metrics"
+/** The endpoints (group and name) that send a turn through the turns gate (`TurnSender`). */
+const turnEndpoints: ReadonlyArray<string> = ["runtime.sendTurn", "publicRuntime.sendTurn"]
+
+const exempt = (path: string): boolean => path.startsWith("/health/") || path === "/metrics"
+
+/** Whether a request sends a turn, read against the declared routes. */
+const makeIsTurn = (routes: ReadonlyArray<Route>) => {
+  const router = FindMyWay.make<true>({ ignoreTrailingSlash: false })
+  for (const route of routes) {
+    if (turnEndpoints.includes(`${route.group}.${route.name}`)) {
+      router.on(route.method, route.path as FindMyWay.PathInput, true)
+    }
+  }
+  return (method: string, path: string) => router.find(method, path) !== undefined
 }
 
-export const requestAdmission =
-  (admission: Admission) =>
-  <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
-    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-      exempt(request.url)
-        ? app
-        // The app's own outcome travels as an `Exit`, so only the gate's refusal is answered here.
-        : admission.admitRequest(Effect.exit(app)).pipe(
-          Effect.matchEffect({
-            onFailure: (overloaded) => jsonError(Overloaded, overloaded),
-            onSuccess: (exit) => exit
-          })
-        ))
+const refused = (overloaded: Overloaded) => jsonError(Overloaded, overloaded)
+
+export const requestAdmission = (admission: Admission, routes: ReadonlyArray<Route>) => {
+  const isTurn = makeIsTurn(routes)
+  return <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const path = request.url.split("?")[0]!
+      if (exempt(path)) return app
+      // The app's own outcome travels as an `Exit`, so only the gates' refusals are answered here.
+      const admitted = isTurn(request.method, path)
+        ? Effect.zipRight(admission.checkTurn, Effect.exit(app))
+        : Effect.exit(app)
+      return admission.admitRequest(admitted).pipe(
+        Effect.matchEffect({ onFailure: refused, onSuccess: (exit) => exit })
+      )
+    })
+}
