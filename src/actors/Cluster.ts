@@ -95,13 +95,25 @@ const joinOneAtATime = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
  * turn itself synchronously, keyed by its idempotency key: a lost message was
  * never answered (its client retries), a lost reply or mark only means a
  * redelivery, which the key check answers from the stored turn. Shard
- * ownership is held by advisory locks, which do not depend on commits. This
- * saves three of a turn's four WAL flushes.
+ * ownership is held by lock rows renewed every second: a lock write lost in a
+ * database crash is noticed at the next renewal (the node finds the row is not
+ * its own), and fencing covers the moment in between. This saves three of a
+ * turn's four WAL flushes.
+ *
+ * A transaction of these connections left idle for 2 s is ended by the server:
+ * the cluster's transactions are a few statements long, and a node that
+ * freezes between two of them (saving a reply: mark the message processed,
+ * insert the reply) would otherwise hold that message's row lock for as long
+ * as it is frozen, and with it the storage read of the node that took its
+ * shards, which locks the unprocessed messages of all its shards at once.
  */
 const clusterClient = (url: Redacted.Redacted) => {
   const withAsyncCommit = new URL(Redacted.value(url))
   const options = withAsyncCommit.searchParams.get("options")
-  withAsyncCommit.searchParams.set("options", `${options === null ? "" : `${options} `}-c synchronous_commit=off`)
+  withAsyncCommit.searchParams.set(
+    "options",
+    `${options === null ? "" : `${options} `}-c synchronous_commit=off -c idle_in_transaction_session_timeout=2000`
+  )
   return PgClient.layer({
     url: Redacted.make(withAsyncCommit.toString()),
     maxConnections: 5,

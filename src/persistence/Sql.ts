@@ -62,7 +62,10 @@ const openPool = (url: Redacted.Redacted, maxConnections: number) =>
           max: maxConnections,
           connectionTimeoutMillis: 5_000,
           idleTimeoutMillis: 30_000,
-          application_name: "parley"
+          application_name: "parley",
+          // A node that freezes mid-transaction must not hold its row locks for as long as it is frozen: the
+          // server ends such a session (no request takes this long; the handler time-out is 30 s).
+          idle_in_transaction_session_timeout: 30_000
         })
         // An idle client's connection error must not crash the process; the pool replaces it.
         pool.on("error", () => {})

@@ -10,10 +10,15 @@
  * without dying (frozen): a request sent to its runner waits for as long as
  * it is frozen, while its shards move to the others once its lock expires;
  * asked again, the cluster notifies the new owner and reads the answer from
- * storage. The cluster's other refusals become a typed 503.
+ * storage. A turn still unanswered after `RELEASE_AFTER` is also released
+ * (`release`): a message the old owner had read before it froze or died
+ * counts as being read for ten minutes, unless the new owner's reset of the
+ * shards it took got through (it is given one lock interval, and under load it
+ * can miss); released, the new owner reads it at once. The cluster's other
+ * refusals become a typed 503.
  */
 import type { ClusterError } from "@effect/cluster"
-import { Cause, Data, Duration, Effect, Schedule } from "effect"
+import { Cause, Clock, Data, Duration, Effect, Schedule } from "effect"
 import { NotReady } from "../../domain/HttpErrors.js"
 import type { IdempotencyKeyReused } from "../../domain/Idempotency.js"
 import type {
@@ -71,11 +76,43 @@ const RESEND = Schedule.exponential("20 millis", 1.5).pipe(Schedule.either(Sched
  */
 export const DELIVERY_LIMIT = Duration.seconds(25)
 
+/**
+ * How long a turn goes unanswered before its message is released for the
+ * owner to read again, and how often after that: past a lock expiration, so
+ * that a live owner that is merely slow is rarely disturbed (when it is, the
+ * owner skips a message it is processing, and a rerun answers from the stored
+ * turn).
+ */
+export const RELEASE_AFTER = Duration.seconds(3)
+
 const isTransient = (error: { readonly _tag: string }) =>
   error._tag === "ReplyInterrupted" || error._tag === "ReplyOverdue" || error._tag === "AlreadyProcessingMessage"
 
-/** `send` (the client's `Turn` call for the session), sent again while its answer is transient. */
-export const sendTurn = (sessionId: RuntimeSessionId, send: TurnSent): TurnDelivered =>
+/**
+ * `send` (the client's `Turn` call for the session), sent again while its
+ * answer is transient; `release` (see above) while it stays unanswered.
+ */
+export const sendTurn = (
+  sessionId: RuntimeSessionId,
+  send: TurnSent,
+  release: Effect.Effect<void> = Effect.void
+): TurnDelivered =>
+  Effect.flatMap(Clock.currentTimeMillis, (started) => {
+    let released = started
+    const releaseWhenDue = Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      if (now - released < Duration.toMillis(RELEASE_AFTER)) return Effect.void
+      released = now
+      return Effect.zipRight(
+        Effect.logInfo("A turn is still unanswered; releasing its message for its owner to read again").pipe(
+          Effect.annotateLogs({ sessionId })
+        ),
+        release
+      )
+    })
+    return deliver(sessionId, send, releaseWhenDue)
+  })
+
+const deliver = (sessionId: RuntimeSessionId, send: TurnSent, releaseWhenDue: Effect.Effect<void>): TurnDelivered =>
   send.pipe(
     Effect.catchAllCause((cause): Effect.Effect<never, Effect.Effect.Error<TurnSent> | ReplyInterrupted> =>
       Cause.isInterruptedOnly(cause) ? Effect.fail(new ReplyInterrupted()) : Effect.failCause(cause)
@@ -88,6 +125,8 @@ export const sendTurn = (sessionId: RuntimeSessionId, send: TurnSent): TurnDeliv
         ? Effect.logInfo("A turn's reply came back interrupted; sending it again with the same key").pipe(
           Effect.annotateLogs({ sessionId })
         )
+        : error._tag === "ReplyOverdue"
+        ? releaseWhenDue
         : Effect.void
     ),
     Effect.retry({ schedule: RESEND, while: isTransient }),

@@ -9,7 +9,8 @@
  * long as it runs, not as long as its request: a node that is running all the
  * turns it admits refuses the next at once, before it enters a mailbox.
  */
-import { Deferred, Effect, Exit } from "effect"
+import { EntityAddress, EntityId, MessageStorage, Sharding } from "@effect/cluster"
+import { Deferred, Effect, Exit, Option } from "effect"
 import { RuntimeSession, turnMessageKey, type TurnPayload } from "../../actors/RuntimeSession.js"
 import { NotReady, type Overloaded } from "../../domain/HttpErrors.js"
 import type { RuntimeSessionId } from "../../domain/runtime/RuntimeSession.js"
@@ -25,10 +26,28 @@ const stopping = Exit.fail(new NotReady({ message: "This node is stopping; retry
 export class TurnSender extends Effect.Service<TurnSender>()("parley/services/runtime/TurnSender", {
   scoped: Effect.gen(function*() {
     const client = yield* RuntimeSession.client
+    const sharding = yield* Sharding.Sharding
+    const storage = yield* MessageStorage.MessageStorage
     const admission = yield* Admission
     // Deliveries belong to the node, not to requests: they end with the node.
     const scope = yield* Effect.scope
     const delivering = new Map<string, Deferred.Deferred<Outcome, Refusal>>()
+
+    /** Lets the owner read the turn's message again (see `RELEASE_AFTER`); nothing when it is not stored. */
+    const release = (sessionId: RuntimeSessionId, payload: TurnPayload) =>
+      Effect.gen(function*() {
+        const entityId = EntityId.make(sessionId)
+        const requestId = yield* storage.requestIdForPrimaryKey({
+          address: EntityAddress.make({
+            entityType: RuntimeSession.type,
+            entityId,
+            shardId: sharding.getShardId(entityId, RuntimeSession.getShardGroup(entityId))
+          }),
+          tag: "Turn",
+          id: turnMessageKey(payload)
+        })
+        if (Option.isSome(requestId)) yield* sharding.reset(requestId.value)
+      }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("Could not release a turn's message", cause)))
 
     /** The delivery of this turn on this node: the running one, or one started now (no yield in between). */
     const delivery = (sessionId: RuntimeSessionId, payload: TurnPayload) =>
@@ -38,7 +57,7 @@ export class TurnSender extends Effect.Service<TurnSender>()("parley/services/ru
         if (running !== undefined) return Effect.succeed(running)
         const done = Deferred.unsafeMake<Outcome, Refusal>(fiberId)
         delivering.set(key, done)
-        return admission.admit(sendTurn(sessionId, client(sessionId).Turn(payload))).pipe(
+        return admission.admit(sendTurn(sessionId, client(sessionId).Turn(payload), release(sessionId, payload))).pipe(
           Effect.onExit((exit) => {
             delivering.delete(key)
             return Deferred.done(done, Exit.isInterrupted(exit) ? stopping : exit)
