@@ -38,7 +38,7 @@ export interface ExpressionBudget {
 
 /**
  * The work of a regex search (program size times characters) that costs one
- * evaluation step: at the measured worst (about 40 ns per unit of work) 50
+ * evaluation step: at the measured worst (25 to 40 ns per unit of work) 50
  * units take about as long as a step (2 µs), so one expression's regexes
  * scan at most 2.5 million units (a 100-instruction pattern over 25,000
  * characters), and an engine step's at most 10 million.
