@@ -33,8 +33,8 @@ export const MAX_PROGRAM_SIZE = 1_000
 /**
  * The most work (program size times text length) one search may do: the
  * largest pattern on a message of 4,000 characters: 90 to 120 ms measured
- * for `(.*a){199}` (997 instructions) on a loaded 2-CPU machine, against a
- * few milliseconds for common patterns. A search that would do more finds
+ * for `(.*a){199}` (997 instructions) on a loaded 2-CPU machine, against
+ * under a millisecond for common patterns. A search that would do more finds
  * nothing.
  */
 export const MAX_MATCH_WORK = MAX_PROGRAM_SIZE * 4_000
