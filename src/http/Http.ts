@@ -67,7 +67,8 @@ export const HttpAppLive = Layer.unwrapEffect(
   })
 ).pipe(
   Layer.provide([
-    HttpApiScalar.layer({ path: "/docs" }),
+    // The reference's own fonts would come from fonts.scalar.com: /docs loads nothing from outside (its CSP).
+    HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } }),
     HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
     WidgetRouteLive
   ]),
