@@ -13,7 +13,7 @@
  * Health and metrics are exempt: a saturated node must still say so to its
  * balancer and its scraper.
  */
-import type { HttpApp } from "@effect/platform"
+import type { HttpApp, HttpServerResponse } from "@effect/platform"
 import { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
 import * as FindMyWay from "find-my-way-ts"
@@ -38,7 +38,18 @@ const makeIsTurn = (routes: ReadonlyArray<Route>) => {
   return (method: string, path: string) => router.find(method, path) !== undefined
 }
 
-const refused = (overloaded: Overloaded) => jsonError(Overloaded, overloaded)
+/**
+ * The answer to a refusal. A gate refuses with one error value of its own, so
+ * each answer is encoded once and then served as it is: under overload,
+ * refusals are most of what a node answers.
+ */
+const refusals = new Map<Overloaded, HttpServerResponse.HttpServerResponse>()
+const refused = (overloaded: Overloaded) => {
+  const known = refusals.get(overloaded)
+  return known !== undefined
+    ? Effect.succeed(known)
+    : Effect.tap(jsonError(Overloaded, overloaded), (response) => Effect.sync(() => refusals.set(overloaded, response)))
+}
 
 export const requestAdmission = (admission: Admission, routes: ReadonlyArray<Route>) => {
   const isTurn = makeIsTurn(routes)
