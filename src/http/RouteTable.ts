@@ -29,9 +29,16 @@ export const routesOf = (
   return routes
 }
 
+/**
+ * A path matcher that matches exactly as the API's router does (find-my-way's defaults: a trailing slash and
+ * doubled slashes are ignored, case too). A middleware that matched more strictly would let
+ * `POST /v1/auth/login/` past a check (the media type, the turns gate) that the router then serves anyway.
+ */
+export const routeMatcher = <A>() => FindMyWay.make<A>()
+
 /** The methods that the path of `url` accepts, from a table of routes. */
 export const makeAllowedMethods = (routes: ReadonlyArray<Route>) => {
-  const router = FindMyWay.make<string>({ ignoreTrailingSlash: false })
+  const router = routeMatcher<string>()
   const methods = new Set<string>()
   for (const route of routes) {
     router.on(route.method, route.path as FindMyWay.PathInput, route.method)

@@ -26,6 +26,14 @@ const isRouteNotFound = isPlatformError("RouteNotFound")
 const isRequestError = isPlatformError("RequestError")
 const isMultipartError = isPlatformError("MultipartError")
 
+/**
+ * A multipart body whose Content-Type has no usable boundary: the parser reports it by emitting an error
+ * before anyone listens, which Node throws as an `Error` wrapping it (`context`), a defect of the read.
+ */
+const boundaryMissing = (problem: unknown): boolean =>
+  problem instanceof Error &&
+  (problem as { readonly context?: { readonly _tag?: unknown } }).context?._tag === "InvalidBoundary"
+
 const bodyExceeded = (error: { readonly cause?: unknown }) =>
   error.cause instanceof Error && error.cause.message === "maxBytes exceeded"
 
@@ -81,7 +89,8 @@ export const errorResponses = (options: {
       const invalidText = problems.find((problem) => problem instanceof InvalidText)
       if (invalidText !== undefined) return yield* jsonError(InvalidText, invalidText)
 
-      const multipart = problems.find(isMultipartError) as { readonly reason?: string } | undefined
+      const multipart = (problems.find(isMultipartError) as { readonly reason?: string } | undefined) ??
+        (problems.some(boundaryMissing) ? { reason: "InvalidBoundary" } : undefined)
       if (multipart !== undefined) {
         if (multipart.reason === "BodyTooLarge" || multipart.reason === "FileTooLarge") {
           const limit = options.maxBodyBytes(path)

@@ -14,9 +14,10 @@
 import { HttpApi, HttpApiSchema, HttpMethod, HttpServerRequest } from "@effect/platform"
 import type { HttpApiGroup, HttpApp } from "@effect/platform"
 import { Effect, Option, type SchemaAST } from "effect"
-import * as FindMyWay from "find-my-way-ts"
+import type * as FindMyWay from "find-my-way-ts"
 import { UnsupportedMediaType } from "../../domain/HttpErrors.js"
 import { jsonError } from "../JsonError.js"
+import { routeMatcher } from "../RouteTable.js"
 
 /** The media types (lower case, without parameters) a payload is read from; `*` accepts any. */
 const acceptedOf = (ast: SchemaAST.AST): ReadonlyArray<string> => {
@@ -41,7 +42,7 @@ const acceptedOf = (ast: SchemaAST.AST): ReadonlyArray<string> => {
 
 /** For a method and URL, the media types its route reads a body from, when the route has a payload. */
 export const makeAcceptedMediaTypes = (api: HttpApi.HttpApi<string, HttpApiGroup.HttpApiGroup.Any, any, any>) => {
-  const router = FindMyWay.make<ReadonlyArray<string>>({ ignoreTrailingSlash: false })
+  const router = routeMatcher<ReadonlyArray<string>>()
   HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
     onGroup() {},
     onEndpoint({ endpoint }) {
