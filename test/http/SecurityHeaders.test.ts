@@ -4,10 +4,11 @@
  * reached over HTTPS (a browser ignores it over HTTP, and a local HTTP setup
  * must not be pinned).
  */
-import { HttpClientRequest } from "@effect/platform"
+import { HttpClientRequest, HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { HSTS } from "../../src/http/middleware/SecurityHeaders.js"
+import { send } from "../fuzz/RawHttp.js"
 import { exchange } from "../support/Http.js"
 import { testServer } from "../support/TestServer.js"
 
@@ -32,6 +33,17 @@ layer(testServer({ PARLEY_PUBLIC_URL: "https://parley.example.com" }), { exclude
           )
         }
         expect(HSTS).toBe("max-age=31536000; includeSubDomains")
+      }))
+
+    it.effect("no-store on the API however its path is spelled (the router ignores case and doubled slashes)", () =>
+      Effect.gen(function*() {
+        const { port } = (yield* HttpServer.HttpServer).address as HttpServer.TcpAddress
+        for (const path of ["/V1/auth/me", "//v1/auth/me", "/v1//auth/me", "/V1/NO/SUCH/ROUTE"]) {
+          // Sent as written: a URL parser would read `//v1` as a host.
+          const answer = yield* send(port, { method: "GET", target: path, headers: {} }, 10_000)
+          expect({ path, cache: answer._tag === "Answered" ? answer.headers["cache-control"] : answer._tag })
+            .toEqual({ path, cache: "no-store" })
+        }
       }))
   }
 )

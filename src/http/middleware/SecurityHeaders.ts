@@ -76,6 +76,9 @@ const policyOf = (response: HttpServerResponse.HttpServerResponse): string => {
   return policy
 }
 
+/** Whether a URL is the API's as the router reads it: in any case, doubled slashes collapsed (`//V1/auth/me`). */
+const isApi = (url: string) => url.replace(/\/{2,}/g, "/").toLowerCase().startsWith("/v1/")
+
 export const securityHeaders =
   (options: { readonly https: boolean }) =>
   <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
@@ -89,7 +92,7 @@ export const securityHeaders =
           headers["content-security-policy"] = policyOf(response)
         }
         if (options.https) headers["strict-transport-security"] = HSTS
-        if (request.url.startsWith("/v1/") && response.headers["cache-control"] === undefined) {
+        if (isApi(request.url) && response.headers["cache-control"] === undefined) {
           headers["cache-control"] = "no-store"
         }
         return Effect.succeed(HttpServerResponse.setHeaders(response, headers))
