@@ -39,16 +39,22 @@ const makeIsTurn = (routes: ReadonlyArray<Route>) => {
 }
 
 /**
- * The answer to a refusal. A gate refuses with one error value of its own, so
+ * The answer to a refusal. Each gate refuses with one message of its own, so
  * each answer is encoded once and then served as it is: under overload,
- * refusals are most of what a node answers.
+ * refusals are most of what a node answers. Keyed by the message, not the
+ * error: a failure inside a span reaches here as a new wrapper of the error
+ * (carrying the span) every time, and a cache keyed by it kept every refused
+ * request's span and response alive.
  */
-const refusals = new Map<Overloaded, HttpServerResponse.HttpServerResponse>()
+const refusals = new Map<string, HttpServerResponse.HttpServerResponse>()
 const refused = (overloaded: Overloaded) => {
-  const known = refusals.get(overloaded)
+  const known = refusals.get(overloaded.message)
   return known !== undefined
     ? Effect.succeed(known)
-    : Effect.tap(jsonError(Overloaded, overloaded), (response) => Effect.sync(() => refusals.set(overloaded, response)))
+    : Effect.tap(
+      jsonError(Overloaded, overloaded),
+      (response) => Effect.sync(() => refusals.set(overloaded.message, response))
+    )
 }
 
 export const requestAdmission = (admission: Admission, routes: ReadonlyArray<Route>) => {
