@@ -16,11 +16,11 @@
 import type { HttpApp, HttpServerResponse } from "@effect/platform"
 import { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
-import * as FindMyWay from "find-my-way-ts"
+import type * as FindMyWay from "find-my-way-ts"
 import { Overloaded } from "../../domain/HttpErrors.js"
 import type { Admission } from "../../services/Admission.js"
 import { jsonError } from "../JsonError.js"
-import type { Route } from "../RouteTable.js"
+import { type Route, routeMatcher } from "../RouteTable.js"
 
 /** The endpoints (group and name) that send a turn through the turns gate (`TurnSender`). */
 const turnEndpoints: ReadonlyArray<string> = ["runtime.sendTurn", "publicRuntime.sendTurn"]
@@ -29,7 +29,8 @@ const exempt = (path: string): boolean => path.startsWith("/health/") || path ==
 
 /** Whether a request sends a turn, read against the declared routes. */
 const makeIsTurn = (routes: ReadonlyArray<Route>) => {
-  const router = FindMyWay.make<true>({ ignoreTrailingSlash: false })
+  // Matched as the API's router matches (trailing slashes, case), or `…/turns/` would pass the gate.
+  const router = routeMatcher<true>()
   for (const route of routes) {
     if (turnEndpoints.includes(`${route.group}.${route.name}`)) {
       router.on(route.method, route.path as FindMyWay.PathInput, true)
