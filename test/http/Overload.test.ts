@@ -135,6 +135,11 @@ describe("overload", () => {
         expect(Number(rejected?.[1])).toBeGreaterThanOrEqual(13)
         expect(metrics.text).toMatch(/parley_admission_in_flight\{gate="turns"\} 0/)
         expect(metrics.text).toMatch(/parley_admission_limit\{gate="turns"\} 2/)
+        // Refused before routing, yet counted under their route, not as "unmatched".
+        const refusedTurns =
+          /parley_http_requests_total\{method="POST",route="\/v1\/runtime\/sessions\/:id\/turns",status="503"\} (\d+)/
+            .exec(metrics.text)
+        expect(Number(refusedTurns?.[1])).toBeGreaterThanOrEqual(13)
       })))
 
     it.effect("a turn whose client went away keeps its permit until it ends, and its request is logged as 499", () =>

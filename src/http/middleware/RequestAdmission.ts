@@ -27,16 +27,17 @@ const turnEndpoints: ReadonlyArray<string> = ["runtime.sendTurn", "publicRuntime
 
 const exempt = (path: string): boolean => path.startsWith("/health/") || path === "/metrics"
 
-/** Whether a request sends a turn, read against the declared routes. */
-const makeIsTurn = (routes: ReadonlyArray<Route>) => {
+/** A request's declared route (its template) and whether it sends a turn, read against the declared routes. */
+const makeRouteOf = (routes: ReadonlyArray<Route>) => {
   // Matched as the API's router matches (trailing slashes, case), or `…/turns/` would pass the gate.
-  const router = routeMatcher<true>()
+  const router = routeMatcher<{ readonly template: string; readonly isTurn: boolean }>()
   for (const route of routes) {
-    if (turnEndpoints.includes(`${route.group}.${route.name}`)) {
-      router.on(route.method, route.path as FindMyWay.PathInput, true)
-    }
+    router.on(route.method, route.path as FindMyWay.PathInput, {
+      template: route.path,
+      isTurn: turnEndpoints.includes(`${route.group}.${route.name}`)
+    })
   }
-  return (method: string, path: string) => router.find(method, path) !== undefined
+  return (method: string, path: string) => router.find(method, path)?.handler
 }
 
 /**
@@ -59,17 +60,25 @@ const refused = (overloaded: Overloaded) => {
 }
 
 export const requestAdmission = (admission: Admission, routes: ReadonlyArray<Route>) => {
-  const isTurn = makeIsTurn(routes)
+  const routeOf = makeRouteOf(routes)
   return <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const path = request.url.split("?")[0]!
       if (exempt(path)) return app
+      const route = routeOf(request.method, path)
       // The app's own outcome travels as an `Exit`, so only the gates' refusals are answered here.
-      const admitted = isTurn(request.method, path)
+      const admitted = route?.isTurn === true
         ? Effect.zipRight(admission.checkTurn, Effect.exit(app))
         : Effect.exit(app)
       return admission.admitRequest(admitted).pipe(
-        Effect.matchEffect({ onFailure: refused, onSuccess: (exit) => exit })
+        Effect.matchEffect({
+          // Refused before the router ran: name the route for the request's metrics and log line, as the router would.
+          onFailure: (overloaded) =>
+            route === undefined
+              ? refused(overloaded)
+              : Effect.zipRight(Effect.annotateCurrentSpan("http.route", route.template), refused(overloaded)),
+          onSuccess: (exit) => exit
+        })
       )
     })
 }
