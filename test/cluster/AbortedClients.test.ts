@@ -10,50 +10,10 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { attemptTurn, random } from "../support/Chaos.js"
 import { echoAssistant, readSession, signUpAt, startSession } from "../support/Conversations.js"
 import { localCluster } from "../support/LocalCluster.js"
 import { connectedClient, freshDatabase } from "../support/TestDatabase.js"
-
-/** A small seeded generator (mulberry32), so a failing run can be replayed. */
-const random = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
-
-/** What became of one attempt. */
-type Attempt =
-  | { readonly kind: "aborted" }
-  | { readonly kind: "answered"; readonly status: number; readonly body: any }
-  | { readonly kind: "failed"; readonly error: string }
-
-const attempt = async (
-  url: string,
-  token: string,
-  sessionId: string,
-  key: string,
-  text: string,
-  abortAfterMs: number | undefined
-): Promise<Attempt> => {
-  const controller = new AbortController()
-  const timer = setTimeout(() => controller.abort(), abortAfterMs ?? 20_000)
-  try {
-    const response = await fetch(`${url}/v1/runtime/sessions/${sessionId}/turns`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "idempotency-key": key },
-      body: JSON.stringify({ text }),
-      signal: controller.signal
-    })
-    const body = await response.text()
-    return { kind: "answered", status: response.status, body: body === "" ? null : JSON.parse(body) }
-  } catch (error) {
-    if (controller.signal.aborted && abortAfterMs !== undefined) return { kind: "aborted" }
-    return { kind: "failed", error: String(error) }
-  } finally {
-    clearTimeout(timer)
-  }
-}
 
 interface Outcome {
   readonly key: string
@@ -94,8 +54,8 @@ const run = (nodes: number, seed: number) =>
           for (let n = 0; answered === undefined && n < ABANDONED + 3; n++) {
             const url = urls[Math.floor(next() * urls.length)]!
             const abandon = n < ABANDONED ? Math.floor(next() * 51) : undefined
-            const result = await attempt(url, token, sessionId, key, text, abandon)
-            if (result.kind === "aborted") aborted++
+            const result = await attemptTurn(url, token, sessionId, key, text, { abandonAfterMs: abandon })
+            if (result.kind === "abandoned") aborted++
             else if (result.kind === "failed") refusals.push(result.error)
             else if (result.status === 200) answered = result.body.turn
             else refusals.push(`${result.status} ${JSON.stringify(result.body)}`)
@@ -110,17 +70,24 @@ const run = (nodes: number, seed: number) =>
       const stored = await pg.query<{ session_id: string; turn: number; idempotency_key: string }>(
         `SELECT session_id, turn, idempotency_key FROM runtime_turns WHERE turn > 0 ORDER BY session_id, turn`
       )
-      const repeats = await Promise.all(stored.rows.map(async (row, i) => {
-        const again = await attempt(
-          urls[i % urls.length]!,
-          token,
-          row.session_id,
-          row.idempotency_key,
-          `message ${row.idempotency_key.split("-").at(-1)}`,
-          undefined
+      // Ten clients at a time (all 150 at once would meet the node's admission bound, a 503 to retry).
+      const repeats: Array<{ row: (typeof stored.rows)[number]; again: Awaited<ReturnType<typeof attemptTurn>> }> = []
+      for (let from = 0; from < stored.rows.length; from += 10) {
+        repeats.push(
+          ...await Promise.all(
+            stored.rows.slice(from, from + 10).map(async (row, k) => ({
+              row,
+              again: await attemptTurn(
+                urls[(from + k) % urls.length]!,
+                token,
+                row.session_id,
+                row.idempotency_key,
+                `message ${row.idempotency_key.split("-").at(-1)}`
+              )
+            }))
+          )
         )
-        return { row, again }
-      }))
+      }
       const transcripts = await Promise.all(sessions.map((id, i) => readSession(urls[i % urls.length]!, token, id)))
       const interruptedReplies = await pg.query<{ count: string }>(
         `SELECT count(*) FROM cluster_replies WHERE payload::text LIKE '%Interrupt%'`

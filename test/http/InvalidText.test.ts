@@ -18,6 +18,7 @@ import { as, post, signUp, type TestAccount } from "../support/Accounts.js"
 import { echoFlow } from "../support/Conversations.js"
 import { assistantWith, deployed, readPublic, replaceFlow, startPublic, turnPublic } from "../support/Deployments.js"
 import { exchange, postRaw } from "../support/Http.js"
+import { stringsIn } from "../support/JsonStrings.js"
 import { testServer } from "../support/TestServer.js"
 
 const NUL = "\u0000"
@@ -32,16 +33,6 @@ const flaws = [
 /** A string holding no lone surrogate: each surrogate is half of a pair. */
 const wellFormed = (text: string) =>
   !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text) && !text.includes(NUL)
-
-/** Every string and key in a JSON value. */
-const stringsIn = (value: unknown): Array<string> =>
-  typeof value === "string"
-    ? [value]
-    : Array.isArray(value)
-    ? value.flatMap(stringsIn)
-    : value !== null && typeof value === "object"
-    ? Object.entries(value).flatMap(([key, item]) => [key, ...stringsIn(item)])
-    : []
 
 const expectInvalid = (res: { status: number; json: any; text: string }, field: string, reason: string) => {
   expect(res.status, res.text).toBe(400)

@@ -14,16 +14,8 @@ import {
   convertFiles
 } from "../../../src/domain/imports/ImportSource.js"
 import { flawOf } from "../../../src/domain/StorableText.js"
+import { stringsIn } from "../../support/JsonStrings.js"
 import { mapped, refused } from "./Conversions.js"
-
-const stringsIn = (value: unknown): Array<string> =>
-  typeof value === "string"
-    ? [value]
-    : Array.isArray(value)
-    ? value.flatMap(stringsIn)
-    : value !== null && typeof value === "object"
-    ? Object.entries(value).flatMap(([key, item]) => [key, ...stringsIn(item)])
-    : []
 
 const expectStorable = (conversion: Conversion) => {
   expect(stringsIn(conversion).filter((text) => flawOf(text) !== undefined)).toEqual([])
