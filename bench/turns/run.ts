@@ -19,13 +19,12 @@
  */
 import { Duration, Effect } from "effect"
 import { spawn } from "node:child_process"
-import * as Crypto from "node:crypto"
 import * as Os from "node:os"
 import { fileURLToPath } from "node:url"
 import type Pg from "pg"
-import { echoAssistant, signUpAt, startSession } from "../../test/support/Conversations.js"
 import { localCluster } from "../../test/support/LocalCluster.js"
 import { connectedClient, emptyDatabase } from "../../test/support/TestDatabase.js"
+import { benchNodeEnv, loadAverage, parleyTarget, verdict } from "../support/Parley.js"
 import { load, type LoadResult, percentile, type Target } from "./Load.js"
 
 const SESSIONS = 200
@@ -36,11 +35,8 @@ const MEASURE_SECONDS = 10
 /** PostgreSQL 15 publishes an idle backend's counters after up to 10 s (PGSTAT_IDLE_INTERVAL). */
 const STATS_SETTLE = Duration.seconds(11)
 const IDENTITY_TABLES = ["sessions", "users", "memberships", "api_tokens"]
-/**
- * Production-like logging: warnings and errors only, no line per request. One
- * master key for both clusters, which share the database and its sealed secrets.
- */
-const NODE_ENV = { PARLEY_LOG_LEVEL: "Warning", PARLEY_MASTER_KEY: Crypto.randomBytes(32).toString("base64") }
+/** One environment for both clusters, which share the database and its sealed secrets. */
+const NODE_ENV = benchNodeEnv()
 
 interface Counters {
   readonly at: number
@@ -191,26 +187,13 @@ const baselineServer = (databaseUrl: string) =>
     (server) => Effect.promise(server.stop)
   )
 
-/** An account, an echo Assistant and `SESSIONS` sessions, started round-robin on the nodes. */
-const parleyTarget = (urls: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    const token = yield* Effect.promise(() => signUpAt(urls[0]!))
-    const agentId = yield* Effect.promise(() => echoAssistant(urls[0]!, token))
-    const sessions = yield* Effect.forEach(
-      Array.from({ length: SESSIONS }, (_, i) => urls[i % urls.length]!),
-      (url) => Effect.promise(() => startSession(url, token, agentId)),
-      { concurrency: 20 }
-    )
-    return { urls, token, sessions } satisfies Target
-  })
-
 const parley = (nodes: number, databaseUrl: string, pg: Pg.Client) =>
   Effect.scoped(
     Effect.gen(function*() {
       const label = `Parley, ${nodes} node${nodes === 1 ? "" : "s"}`
       const start = performance.now()
       const cluster = yield* localCluster({ nodes, databaseUrl, env: NODE_ENV })
-      const target = yield* parleyTarget(cluster.nodes.map((node) => node.url))
+      const target = yield* parleyTarget(cluster.nodes.map((node) => node.url), SESSIONS)
       console.log(
         `${label}: started, with ${SESSIONS} sessions, in ${((performance.now() - start) / 1000).toFixed(0)} s`
       )
@@ -257,11 +240,6 @@ const printTable = (measurements: ReadonlyArray<Measurement>) => {
   line(([, header]) => header)
   for (const m of measurements) line(([, , , cell]) => cell(m, baseline(m.connections)))
 }
-
-/** The 1-minute load average and the CPU count: how much else the machine was doing. */
-const loadAverage = () => `${Os.loadavg()[0]!.toFixed(2)} on ${Os.cpus().length} CPUs`
-
-const verdict = (pass: boolean) => (pass ? "PASS" : "FAIL")
 
 const printTargets = (
   baseline: ReadonlyArray<Measurement>,

@@ -1,0 +1,380 @@
+/**
+ * What one node does when offered twice what it can do, with admission
+ * control and, as the baseline in the same run, without it (both bounds set
+ * to 0). For each, on a fresh node (one process, the production composition,
+ * on a PostgreSQL server):
+ *
+ * 1. warm-up; on the baseline node, a closed-loop sweep (autocannon at 4 to
+ *    64 connections, `bench/turns/Load.ts`) for the node's peak goodput: its
+ *    saturation rate (the node with admission control is not swept: closed-loop
+ *    clients resend a refused turn at once, which no client that honours
+ *    `Retry-After` does);
+ * 2. open-loop load (`OpenLoop.ts`) at 2× that rate for 60 s, every request a
+ *    turn with its own key and a 10 s client time-out;
+ * 3. 60 s of rest after it.
+ *
+ * The node's RSS is sampled every second from /proc; before the load and after
+ * the rest, a probe loaded into the node (`MemoryProbe.ts`) runs a full GC and
+ * prints the heap, which tells held memory from garbage not yet collected.
+ *
+ *   npm run bench:overload
+ *
+ * Shorter runs for development: OVERLOAD_SECONDS, REST_SECONDS and
+ * SWEEP_SECONDS override the durations.
+ */
+import { Effect } from "effect"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import { fileURLToPath } from "node:url"
+import { type ClusterNode, localCluster } from "../../test/support/LocalCluster.js"
+import { emptyDatabase } from "../../test/support/TestDatabase.js"
+import { benchNodeEnv, loadAverage, parleyTarget, verdict } from "../support/Parley.js"
+import { load, percentile, type Target } from "../turns/Load.js"
+import { MEMORY_LINE } from "./MemoryProbe.js"
+import { openLoop, type Sample } from "./OpenLoop.js"
+
+const seconds = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
+
+const SESSIONS = 400
+const WARM_UP_SECONDS = 15
+/** Below the default bound, so the warm-up is the same for both nodes. */
+const WARM_UP_CONNECTIONS = 16
+const SWEEP = [4, 8, 16, 24, 32, 64] as const
+const SWEEP_SECONDS = seconds("SWEEP_SECONDS", 8)
+const SETTLE_SECONDS = 10
+const OVERLOAD_SECONDS = seconds("OVERLOAD_SECONDS", 60)
+const REST_SECONDS = seconds("REST_SECONDS", 60)
+const CLIENT_TIMEOUT_MS = 10_000
+const OFFERED = 2
+
+const probe = fileURLToPath(new URL("./MemoryProbe.ts", import.meta.url))
+const NODE_ENV = {
+  ...benchNodeEnv(),
+  NODE_OPTIONS: `--expose-gc --import tsx --import ${probe}`
+}
+
+/** The two nodes of a run: the same load against each. */
+const CONFIGS = [
+  { label: "baseline (no bounds)", env: { PARLEY_MAX_TURNS_IN_FLIGHT: "0", PARLEY_MAX_REQUESTS_IN_FLIGHT: "0" } },
+  { label: "admission control (defaults)", env: {} }
+] as const
+
+const sleep = (s: number) => Effect.sleep(`${s} seconds`)
+
+/** CPU seconds a process has used (user + system), from /proc. */
+const cpuSecondsOf = (pid: number): number => {
+  const fields = Fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+const rssOf = (pid: number): number => {
+  const status = Fs.readFileSync(`/proc/${pid}/status`, "utf8")
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) * 1024
+}
+
+/** RSS samples, one a second, while `during` runs. */
+const sampled = <A, E, R>(node: ClusterNode, during: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const samples: Array<{ readonly at: number; readonly rss: number }> = []
+    const sampler = setInterval(() => samples.push({ at: performance.now(), rss: rssOf(node.pid) }), 1000)
+    const result = yield* Effect.ensuring(during, Effect.sync(() => clearInterval(sampler)))
+    return { result, samples }
+  })
+
+interface Memory {
+  readonly rss: number
+  readonly heapTotal: number
+  readonly heapUsed: number
+  readonly external: number
+  readonly arrayBuffers: number
+}
+
+/** A full GC in the node, then its memory, as the probe prints it. */
+const collectedMemory = (node: ClusterNode) =>
+  Effect.gen(function*() {
+    const seen = node.output().split(MEMORY_LINE).length
+    node.kill("SIGUSR2")
+    for (let i = 0; i < 100; i++) {
+      const parts = node.output().split(MEMORY_LINE)
+      if (parts.length > seen) return JSON.parse(parts[parts.length - 1]!.split("\n")[0]!) as Memory
+      yield* Effect.sleep("100 millis")
+    }
+    return yield* Effect.dieMessage("the node's memory probe did not answer")
+  })
+
+interface SweepPoint {
+  readonly connections: number
+  readonly turnsPerSecond: number
+  readonly p99: number
+  readonly refused: number
+}
+
+const sweep = (target: Target) =>
+  Effect.forEach(
+    SWEEP,
+    (connections) =>
+      Effect.map(Effect.promise(() => load(target, connections, SWEEP_SECONDS)), (result): SweepPoint => ({
+        connections,
+        turnsPerSecond: result.ok / result.seconds,
+        p99: percentile(result.latencies, 99),
+        refused: result.failed
+      }))
+  )
+
+interface Phase {
+  readonly label: string
+  readonly sweep: ReadonlyArray<SweepPoint>
+  readonly samples: ReadonlyArray<Sample>
+  /** How late the load's own event loop ran (p99, ms): part of every latency it measured. */
+  readonly clientLoopDelayP99: number
+  /** CPU used during the load, in CPUs (1 = one CPU all the time): the node's, and the load generator's. */
+  readonly cpuShare: { readonly node: number; readonly load: number }
+  readonly rssBefore: number
+  readonly rssPeak: number
+  readonly rssAfter: number
+  readonly collectedBefore: Memory
+  readonly collectedAfter: Memory
+  readonly loadAverage: string
+  /** The node's warnings and errors, by level and message, with their counts. */
+  readonly logged: ReadonlyArray<readonly [string, number]>
+  /** Seen inside the node during the load: its request histogram's bounds and its event-loop delay. */
+  readonly inside: {
+    readonly refusedP50: string
+    readonly refusedP99: string
+    readonly admittedP99: string
+    readonly loopDelayP99: string
+  }
+}
+
+/** What a node logged at Warning or worse (it runs at PARLEY_LOG_LEVEL=Warning), by level and message. */
+const loggedProblems = (output: string) => {
+  const counts = new Map<string, number>()
+  for (const line of output.split("\n")) {
+    if (!line.startsWith("{")) continue
+    try {
+      const entry = JSON.parse(line) as { readonly logLevel?: string; readonly message?: unknown }
+      const key = `${entry.logLevel ?? "?"} ${String(entry.message).slice(0, 80)}`
+      counts.set(key, (counts.get(key) ?? 0) + 1)
+    } catch {
+      // not a log line
+    }
+  }
+  return [...counts].sort((a, b) => b[1] - a[1])
+}
+
+/** The node's `/metrics` text (exempt from admission control), or "" when it does not answer within 10 s. */
+const scrape = (node: ClusterNode) =>
+  Effect.promise(() =>
+    fetch(`${node.url}/metrics`, { signal: AbortSignal.timeout(10_000) }).then((res) => res.text(), () => "")
+  )
+
+const TURNS_ROUTE = "/v1/runtime/sessions/:id/turns"
+
+/** The turn route's duration histogram for a status, cumulative buckets by upper bound (seconds). */
+const bucketsOf = (text: string, status: number): Map<string, number> => {
+  const buckets = new Map<string, number>()
+  const prefix =
+    `parley_http_request_duration_seconds_bucket{method="POST",route="${TURNS_ROUTE}",status="${status}",le="`
+  for (const line of text.split("\n")) {
+    if (!line.startsWith(prefix)) continue
+    const [le, count] = line.slice(prefix.length).split("\"} ")
+    buckets.set(le!, Number(count))
+  }
+  return buckets
+}
+
+/**
+ * Inside the node, from the request's first middleware to its answer: the
+ * bucket bound under which a share `p` of the window's requests of a status
+ * fell, from two scrapes of the histogram.
+ */
+const serverPercentile = (before: string, after: string, status: number, p: number): string => {
+  const start = bucketsOf(before, status)
+  const end = [...bucketsOf(after, status)].map(([le, count]) => [le, count - (start.get(le) ?? 0)] as const)
+  const total = end.find(([le]) => le === "+Inf")?.[1] ?? 0
+  if (total === 0) return "-"
+  const bound = end.find(([, count]) => count >= p * total)?.[0]
+  return bound === "+Inf" ? "> 30 s" : `<= ${Number(bound) * 1000} ms`
+}
+
+const loopDelayOf = (text: string) => {
+  const seconds = Number(/^nodejs_eventloop_delay_p99_seconds (\S+)$/m.exec(text)?.[1] ?? NaN)
+  return Number.isFinite(seconds) ? `${(seconds * 1000).toFixed(0)} ms` : "-"
+}
+
+/**
+ * A fresh node with `env` on a fresh database: warm-up (and a sweep for the
+ * rate if none is given), the overload at `rate`, rest. Each node has a
+ * database of its own: the baseline leaves thousands of stored turns that its
+ * clients gave up on, and a node started on the same database would run them.
+ */
+const phase = (config: (typeof CONFIGS)[number], rate: number | undefined) =>
+  Effect.scoped(Effect.gen(function*() {
+    const { url: databaseUrl } = yield* emptyDatabase
+    const cluster = yield* localCluster({ nodes: 1, databaseUrl, env: { ...NODE_ENV, ...config.env } })
+    const node = cluster.nodes[0]!
+    const target = yield* parleyTarget([node.url], SESSIONS)
+    yield* Effect.promise(() => load(target, WARM_UP_CONNECTIONS, WARM_UP_SECONDS))
+    const points = rate === undefined ? yield* sweep(target) : []
+    const offered = rate ?? OFFERED * Math.max(...points.map((point) => point.turnsPerSecond))
+    console.log(
+      `${config.label}: offering ${offered.toFixed(0)} turns/s for ${OVERLOAD_SECONDS} s ` +
+        `(load average ${loadAverage()})`
+    )
+
+    yield* sleep(SETTLE_SECONDS)
+    const before = yield* sampled(node, sleep(5))
+    const rssBefore = percentile(before.samples.map((s) => s.rss), 50)
+    const collectedBefore = yield* collectedMemory(node)
+    const metricsBefore = yield* scrape(node)
+    const cpuBefore = { node: cpuSecondsOf(node.pid), load: process.cpuUsage() }
+    const overload = yield* sampled(
+      node,
+      Effect.promise(() => openLoop(target, { rate: offered, seconds: OVERLOAD_SECONDS, timeoutMs: CLIENT_TIMEOUT_MS }))
+    )
+    const generator = process.cpuUsage(cpuBefore.load)
+    const cpu = {
+      node: cpuSecondsOf(node.pid) - cpuBefore.node,
+      load: (generator.user + generator.system) / 1e6
+    }
+    const metricsAfter = yield* scrape(node)
+    const rest = yield* sampled(node, sleep(REST_SECONDS))
+    const rssAfter = rest.samples[rest.samples.length - 1]!.rss
+    const collectedAfter = yield* collectedMemory(node)
+    return {
+      phase: {
+        label: config.label,
+        sweep: points,
+        samples: overload.result.samples,
+        clientLoopDelayP99: overload.result.clientLoopDelayP99Millis,
+        cpuShare: { node: cpu.node / OVERLOAD_SECONDS, load: cpu.load / OVERLOAD_SECONDS },
+        rssBefore,
+        rssPeak: Math.max(...[...overload.samples, ...rest.samples].map((s) => s.rss)),
+        rssAfter,
+        collectedBefore,
+        collectedAfter,
+        loadAverage: loadAverage(),
+        logged: loggedProblems(node.output()),
+        inside: {
+          refusedP50: serverPercentile(metricsBefore, metricsAfter, 503, 0.5),
+          refusedP99: serverPercentile(metricsBefore, metricsAfter, 503, 0.99),
+          admittedP99: serverPercentile(metricsBefore, metricsAfter, 200, 0.99),
+          loopDelayP99: loopDelayOf(metricsAfter)
+        }
+      } satisfies Phase,
+      offered
+    }
+  }))
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`
+const ms = (millis: number) => (Number.isFinite(millis) ? `${millis.toFixed(1)} ms` : "-")
+const pct = (share: number) => `${(100 * share).toFixed(1)}%`
+
+const outcomes = (samples: ReadonlyArray<Sample>) => {
+  const ok = samples.filter((s) => s.status === 200)
+  const overloaded = samples.filter((s) => s.tag === "Overloaded")
+  const timedOut = samples.filter((s) => s.timedOut)
+  const other = samples.filter((s) => s.status !== 200 && s.tag !== "Overloaded" && !s.timedOut)
+  return { ok, overloaded, timedOut, other }
+}
+
+/** 2xx answers per second in each 10 s of the load. */
+const timeline = (samples: ReadonlyArray<Sample>) => {
+  const buckets = Array.from({ length: Math.ceil(OVERLOAD_SECONDS / 10) }, () => 0)
+  for (const s of samples) if (s.status === 200) buckets[Math.min(buckets.length - 1, Math.floor(s.due / 10_000))]!++
+  return buckets.map((count) => (count / 10).toFixed(0)).join(" ")
+}
+
+const report = (phase: Phase, peak: number, offered: number) => {
+  const { ok, other, overloaded, timedOut } = outcomes(phase.samples)
+  const total = phase.samples.length
+  const goodput = ok.length / OVERLOAD_SECONDS
+  const otherStatuses = [...new Set(other.map((s) => `${s.status}${s.tag === undefined ? "" : ` ${s.tag}`}`))]
+  console.log(`\n${phase.label} (load average at its end ${phase.loadAverage})`)
+  if (phase.sweep.length > 0) {
+    console.log(
+      `  sweep (closed loop, ${SWEEP_SECONDS} s each): ` +
+        phase.sweep.map((p) => `${p.connections} conn ${p.turnsPerSecond.toFixed(0)}/s p99 ${p.p99.toFixed(0)} ms`)
+          .join("; ")
+    )
+  }
+  console.log(
+    `  offered ${offered.toFixed(0)} turns/s open loop for ${OVERLOAD_SECONDS} s (${total} turns): ` +
+      `${pct(ok.length / total)} answered 200, ${pct(overloaded.length / total)} refused 503 Overloaded, ` +
+      `${pct(timedOut.length / total)} timed out (${CLIENT_TIMEOUT_MS / 1000} s), ${pct(other.length / total)} other` +
+      (otherStatuses.length > 0 ? ` (${otherStatuses.join(", ")})` : "")
+  )
+  console.log(`  goodput ${goodput.toFixed(0)} turns/s = ${pct(goodput / peak)} of the peak (${peak.toFixed(0)}/s)`)
+  console.log(`  goodput by 10 s: ${timeline(phase.samples)}`)
+  console.log(
+    `  latency p50/p99: admitted (200) ${ms(percentile(ok.map((s) => s.millis), 50))} / ` +
+      `${ms(percentile(ok.map((s) => s.millis), 99))}; refused (503) ${
+        ms(percentile(overloaded.map((s) => s.millis), 50))
+      } / ${ms(percentile(overloaded.map((s) => s.millis), 99))}`
+  )
+  console.log(
+    `  inside the node (its request histogram, from the first middleware to the answer): refused p50 ` +
+      `${phase.inside.refusedP50}, p99 ${phase.inside.refusedP99}; admitted p99 ${phase.inside.admittedP99}; ` +
+      `event-loop delay p99 ${phase.inside.loopDelayP99} (the load's own: ${phase.clientLoopDelayP99.toFixed(0)} ms)`
+  )
+  console.log(
+    `  CPU during the load: the node ${phase.cpuShare.node.toFixed(2)} CPUs, the load generator ` +
+      `${phase.cpuShare.load.toFixed(2)} (of ${Os.cpus().length}, shared with PostgreSQL and whatever else runs)`
+  )
+  console.log(
+    `  RSS: before ${mb(phase.rssBefore)}, peak ${mb(phase.rssPeak)}, ${REST_SECONDS} s after the load ` +
+      `${mb(phase.rssAfter)} (${pct(phase.rssAfter / phase.rssBefore - 1)} of before)`
+  )
+  const heap = (m: Memory) =>
+    `RSS ${mb(m.rss)}, heap ${mb(m.heapUsed)} used of ${mb(m.heapTotal)}, external ${mb(m.external)} (array buffers ${
+      mb(m.arrayBuffers)
+    })`
+  console.log(`  after a full GC: before the load ${heap(phase.collectedBefore)}; after ${heap(phase.collectedAfter)}`)
+  console.log(
+    `  the node's warnings and errors: ${
+      phase.logged.length === 0 ? "none" : phase.logged.map(([what, count]) => `${count} × ${what}`).join("; ")
+    }`
+  )
+  return { goodput, overloaded, ok }
+}
+
+const main = Effect.gen(function*() {
+  console.log(
+    `overload benchmark: ${Os.cpus().length} CPUs (${Os.cpus()[0]?.model ?? "?"}), Node ${process.version}; ` +
+      `load average ${loadAverage()}`
+  )
+  console.log(
+    `  one node from the sources (tsx), PARLEY_LOG_LEVEL=Warning, an echo Assistant, ${SESSIONS} sessions; ` +
+      `the baseline node has PARLEY_MAX_TURNS_IN_FLIGHT=0 and PARLEY_MAX_REQUESTS_IN_FLIGHT=0 (no bounds), ` +
+      `the other the defaults\n`
+  )
+  const baseline = yield* phase(CONFIGS[0], undefined)
+  const admitted = yield* phase(CONFIGS[1], baseline.offered)
+  const offered = baseline.offered
+  const peak = offered / OFFERED
+
+  report(baseline.phase, peak, offered)
+  const result = report(admitted.phase, peak, offered)
+
+  const rejectedP99 = percentile(result.overloaded.map((s) => s.millis), 99)
+  const rss = admitted.phase.rssAfter / admitted.phase.rssBefore
+  console.log(`\ntargets (admission control, at ${OFFERED}× the saturation rate)`)
+  const line = (target: string, figure: string, pass: boolean) =>
+    console.log(`  ${target.padEnd(62)}${figure.padEnd(26)}${verdict(pass)}`)
+  line("goodput >= 90% of the peak", pct(result.goodput / peak), result.goodput >= 0.9 * peak)
+  line(
+    "refused requests answered in <= 50 ms p99",
+    result.overloaded.length === 0 ? "none refused" : ms(rejectedP99),
+    result.overloaded.length > 0 && rejectedP99 <= 50
+  )
+  line(`RSS ${REST_SECONDS} s after the load within 20% of before`, pct(rss - 1), rss <= 1.2)
+  console.log(`\nload average at the end: ${loadAverage()}`)
+})
+
+Effect.runPromise(Effect.scoped(main)).then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error)
+    process.exit(1)
+  }
+)
