@@ -10,25 +10,24 @@
  * body limits.
  */
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { Host, MaxBodyBytes, MaxUploadBytes, Port, PublicUrl, RequestTimeout } from "../config/Settings.js"
 import { Admission } from "../services/Admission.js"
 import { Api } from "./Api.js"
 import { ApiLive } from "./ApiLive.js"
 import { widgetRoute, WidgetRouteLive } from "./embed/WidgetRoute.js"
+import { FrontDoor, frontDoorServer } from "./FrontDoor.js"
 import { errorResponses } from "./middleware/ErrorResponses.js"
 import { handlerTimeout } from "./middleware/HandlerTimeout.js"
 import { makeAcceptedMediaTypes, mediaTypes } from "./middleware/MediaTypes.js"
 import { publicCors } from "./middleware/PublicCors.js"
-import { requestAdmission } from "./middleware/RequestAdmission.js"
+import { frontDoorRefusal, requestAdmission } from "./middleware/RequestAdmission.js"
 import { bodyLimitFor, requestBody } from "./middleware/RequestBody.js"
 import { requestObservability } from "./middleware/RequestObservability.js"
 import { requestText } from "./middleware/RequestText.js"
 import { retryAfter } from "./middleware/RetryAfter.js"
 import { securityHeaders } from "./middleware/SecurityHeaders.js"
 import { makeAllowedMethods, routesOf } from "./RouteTable.js"
-import { createStartingServer } from "./StartingServer.js"
 
 /** Routes served beside the contract. */
 const routesBeside = [
@@ -38,7 +37,7 @@ const routesBeside = [
 ] as const
 
 /** The API as an app, wrapped in Parley's request handling, served on the current `HttpServer`. */
-export const HttpAppLive = Layer.unwrapEffect(
+export const HttpAppLive = Layer.unwrapScoped(
   Effect.gen(function*() {
     const limitOf = bodyLimitFor({ body: yield* MaxBodyBytes, upload: yield* MaxUploadBytes })
     const timeout = yield* RequestTimeout
@@ -47,6 +46,9 @@ export const HttpAppLive = Layer.unwrapEffect(
     const allowedMethods = makeAllowedMethods(routes)
     const acceptedMediaTypes = makeAcceptedMediaTypes(Api)
     const admission = yield* Admission
+    // On the node's own server, admission control refuses first at its front door.
+    const door = yield* Effect.serviceOption(FrontDoor)
+    if (Option.isSome(door)) yield* door.value.guarded(frontDoorRefusal(admission, routes, { https }))
     return Layer.unwrapEffect(
       Effect.map(HttpApiBuilder.httpApp, (app) =>
         HttpServer.serve(
@@ -76,10 +78,7 @@ export const HttpAppLive = Layer.unwrapEffect(
   Layer.provide(ApiLive)
 )
 
-/** The Node HTTP server on the configured host and port. */
+/** The Node HTTP server, with its front door, on the configured host and port. */
 export const NodeServerLive = Layer.unwrapEffect(
-  Effect.map(
-    Effect.all([Host, Port]),
-    ([host, port]) => NodeHttpServer.layer(createStartingServer, { host, port })
-  )
+  Effect.map(Effect.all([Host, Port]), ([host, port]) => frontDoorServer({ host, port }))
 )

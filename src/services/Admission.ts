@@ -114,6 +114,7 @@ const makeGate = (name: GateName, limit: number, saturation: Saturation) => {
     saturation.refused(clock.unsafeCurrentTimeMillis())
     return Effect.zipRight(Metric.increment(rejected), Effect.fail(overloaded))
   })
+  const full = () => limit > 0 && inFlight >= limit
   const release = Effect.suspend(() => {
     inFlight--
     return Metric.incrementBy(gauge, -1)
@@ -127,7 +128,7 @@ const makeGate = (name: GateName, limit: number, saturation: Saturation) => {
   const admit = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | Overloaded, R> =>
     Effect.uninterruptibleMask((restore) =>
       Effect.suspend((): Effect.Effect<A, E | Overloaded, R> => {
-        if (limit > 0 && inFlight >= limit) return refuse
+        if (full()) return refuse
         inFlight++
         return Effect.zipRight(
           Effect.zipRight(Metric.increment(admitted), Metric.increment(gauge)),
@@ -137,12 +138,22 @@ const makeGate = (name: GateName, limit: number, saturation: Saturation) => {
     )
 
   /** Fails as `admit` would if the gate is full now, without taking a permit. */
-  const check: Effect.Effect<void, Overloaded> = Effect.suspend(() =>
-    limit > 0 && inFlight >= limit ? refuse : Effect.void
-  )
+  const check: Effect.Effect<void, Overloaded> = Effect.suspend(() => full() ? refuse : Effect.void)
+
+  /**
+   * `check` outside any fiber, for the node's front door (`FrontDoor.ts`):
+   * the refusal, counted as `check` counts it, or `undefined` when the gate
+   * has room. `now` is the time in ms, as the Clock gives it.
+   */
+  const refusalNow = (now: number): Overloaded | undefined => {
+    if (!full()) return undefined
+    saturation.refused(now)
+    rejected.unsafeUpdate(1, [])
+    return overloaded
+  }
 
   const status = (): GateStatus => ({ inFlight, limit })
-  return { admit, check, status, limit }
+  return { admit, check, refusalNow, status, limit }
 }
 
 export class Admission extends Effect.Service<Admission>()("parley/services/Admission", {
@@ -210,6 +221,14 @@ export class Admission extends Effect.Service<Admission>()("parley/services/Admi
       checkTurn: turns.check,
       /** An HTTP request, holding a permit of the requests gate until it is answered. */
       admitRequest: requests.admit,
+      /**
+       * What `admitRequest` and then, for a turn, `checkTurn` would refuse
+       * now, decided without a fiber: a node's front door answers it before
+       * the request becomes an Effect at all (`FrontDoor.ts`). Takes no
+       * permit: a request it lets through still takes its own.
+       */
+      refusalNow: (isTurn: boolean, now: number): Overloaded | undefined =>
+        requests.refusalNow(now) ?? (isTurn ? turns.refusalNow(now) : undefined),
       status
     } as const
   })

@@ -1,12 +1,14 @@
 /**
  * A real Parley node for a test file: the production composition
  * (`ParleyLive`) on a fresh PostgreSQL database, listening on a random
- * loopback port, with an `HttpClient` aimed at it and the typed client.
+ * loopback port (the node's own server, front door included), with an
+ * `HttpClient` aimed at it and the typed client.
  */
-import { HttpApiClient } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import { HttpApiClient, HttpServer } from "@effect/platform"
+import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import { ConfigProvider, Effect, Layer, Logger, LogLevel } from "effect"
 import { Api } from "../../src/http/Api.js"
+import { frontDoorServer } from "../../src/http/FrontDoor.js"
 import { ParleyLive } from "../../src/MainLive.js"
 import * as DevMailer from "../../src/providers/DevMailer.js"
 import { freePort } from "./ParleyProcess.js"
@@ -47,19 +49,35 @@ export const capturingLogger = (entries: Array<LogEntry>) =>
     Logger.minimumLogLevel(LogLevel.Info)
   )
 
+/** The node's server with its front door (`FrontDoor.ts`) on a random port, and a client aimed at it. */
+const serverWithFrontDoor = HttpServer.layerTestClient.pipe(
+  Layer.provide(NodeHttpClient.layerWithoutAgent),
+  Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
+  Layer.provideMerge(frontDoorServer({ port: 0 }))
+)
+
+export interface TestServerOptions {
+  /** `false`: a plain Node server, where the app's middleware alone decides what the front door would. */
+  readonly frontDoor?: boolean
+}
+
 /**
  * A node on `DATABASE_URL` from `settings`, or on a fresh database of its
  * own; its cluster runner listens on a free loopback port, so nodes of one
  * database form a cluster and test files never meet.
  */
-export const testServer = (settings: TestSettings = {}, logging: Layer.Layer<never> = quiet) =>
+export const testServer = (
+  settings: TestSettings = {},
+  logging: Layer.Layer<never> = quiet,
+  options: TestServerOptions = {}
+) =>
   Layer.unwrapScoped(
     Effect.zipWith(
       "DATABASE_URL" in settings ? Effect.succeed({ url: settings["DATABASE_URL"]! }) : freshDatabase,
       Effect.promise(freePort),
       ({ url }, runnerPort) =>
         ParleyLive.pipe(
-          Layer.provideMerge(NodeHttpServer.layerTest),
+          Layer.provideMerge(options.frontDoor === false ? NodeHttpServer.layerTest : serverWithFrontDoor),
           // The development mailer: tests read the links it records from its outbox.
           Layer.provideMerge(DevMailer.layer),
           Layer.provide(Layer.setConfigProvider(configFrom({

@@ -17,7 +17,7 @@ import { Effect } from "effect"
 const PREFIX = "/v1/public/runtime/"
 
 const ALLOWED_HEADERS = "authorization, content-type, idempotency-key, traceparent"
-const EXPOSED_HEADERS = "retry-after, x-trace-id"
+export const EXPOSED_HEADERS = "retry-after, x-trace-id"
 /** How long a browser may keep a preflight's answer. */
 const MAX_AGE_SECONDS = "600"
 

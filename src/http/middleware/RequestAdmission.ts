@@ -12,15 +12,25 @@
  *
  * Health and metrics are exempt: a saturated node must still say so to its
  * balancer and its scraper.
+ *
+ * On a node's own server both are decided first at its front door
+ * (`frontDoorRefusal`, see `FrontDoor.ts`), before the request becomes an
+ * Effect; the middleware decides again for what passed the door, and alone
+ * where there is no door.
  */
 import type { HttpApp, HttpServerResponse } from "@effect/platform"
 import { HttpServerRequest } from "@effect/platform"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import type * as FindMyWay from "find-my-way-ts"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { Overloaded } from "../../domain/HttpErrors.js"
 import type { Admission } from "../../services/Admission.js"
+import type { Guard } from "../FrontDoor.js"
 import { jsonError } from "../JsonError.js"
 import { type Route, routeMatcher } from "../RouteTable.js"
+import { EXPOSED_HEADERS, isPublicRuntime } from "./PublicCors.js"
+import { metricsFor } from "./RequestObservability.js"
+import { API_POLICY, HSTS, isApi } from "./SecurityHeaders.js"
 
 /** The endpoints (group and name) that send a turn through the turns gate (`TurnSender`). */
 const turnEndpoints: ReadonlyArray<string> = ["runtime.sendTurn", "publicRuntime.sendTurn"]
@@ -81,4 +91,66 @@ export const requestAdmission = (admission: Admission, routes: ReadonlyArray<Rou
         })
       )
     })
+}
+
+/** A refusal's body as the app encodes it, once per gate message. */
+const refusalBodies = new Map<string, Buffer>()
+const refusalBody = (overloaded: Overloaded): Buffer => {
+  let body = refusalBodies.get(overloaded.message)
+  if (body === undefined) {
+    body = Buffer.from(JSON.stringify(Schema.encodeSync(Overloaded)(overloaded)))
+    refusalBodies.set(overloaded.message, body)
+  }
+  return body
+}
+
+/**
+ * The front door's part of admission control (see `FrontDoor.ts`): the same
+ * gates and the same `503 Overloaded` as the middleware, with the headers the
+ * app's other middleware would add to it (`Retry-After`, the security
+ * headers, a public route's CORS headers), counted in the same metrics under
+ * the route's template. What it does not give a refusal: a span, an
+ * `x-trace-id` and a log line, which under overload would cost more than the
+ * refusal (the refusals are in `parley_admission_rejected_total` and the
+ * request metrics). Preflights pass: the app answers them before any gate.
+ */
+export const frontDoorRefusal = (
+  admission: Admission,
+  routes: ReadonlyArray<Route>,
+  options: { readonly https: boolean }
+): Guard => {
+  const routeOf = makeRouteOf(routes)
+  return (request: IncomingMessage, response: ServerResponse): boolean => {
+    const url = request.url ?? "/"
+    const method = request.method ?? "GET"
+    const path = url.split("?")[0]!
+    if (method === "OPTIONS" || exempt(path)) return false
+    const started = performance.now()
+    const route = routeOf(method, path)
+    const overloaded = admission.refusalNow(route?.isTurn === true, Date.now())
+    if (overloaded === undefined) return false
+    const body = refusalBody(overloaded)
+    const headers: Record<string, string | number> = {
+      "content-type": "application/json",
+      "content-length": body.length,
+      "retry-after": String(Math.max(1, Math.ceil(overloaded.retryAfterSeconds))),
+      "x-content-type-options": "nosniff",
+      "x-frame-options": "DENY",
+      "content-security-policy": API_POLICY
+    }
+    if (options.https) headers["strict-transport-security"] = HSTS
+    if (isApi(url)) headers["cache-control"] = "no-store"
+    const origin = request.headers.origin
+    if (origin !== undefined && isPublicRuntime(url)) {
+      headers["access-control-allow-origin"] = origin
+      headers["access-control-expose-headers"] = EXPOSED_HEADERS
+      headers["vary"] = "Origin"
+    }
+    response.writeHead(503, headers)
+    response.end(body)
+    const metrics = metricsFor(method, route?.template ?? "unmatched", "503")
+    metrics.requests.unsafeUpdate(1, [])
+    metrics.duration.unsafeUpdate((performance.now() - started) / 1000, [])
+    return true
+  }
 }

@@ -45,7 +45,7 @@ interface TaggedMetrics {
 }
 const taggedMetrics = new Map<string, TaggedMetrics>()
 const TAGGED_METRICS_CAPACITY = 10_000
-const metricsFor = (method: string, route: string, status: string): TaggedMetrics => {
+export const metricsFor = (method: string, route: string, status: string): TaggedMetrics => {
   const key = `${method} ${route} ${status}`
   let metrics = taggedMetrics.get(key)
   if (metrics === undefined) {

@@ -77,7 +77,7 @@ const policyOf = (response: HttpServerResponse.HttpServerResponse): string => {
 }
 
 /** Whether a URL is the API's as the router reads it: in any case, doubled slashes collapsed (`//V1/auth/me`). */
-const isApi = (url: string) => url.replace(/\/{2,}/g, "/").toLowerCase().startsWith("/v1/")
+export const isApi = (url: string) => url.replace(/\/{2,}/g, "/").toLowerCase().startsWith("/v1/")
 
 export const securityHeaders =
   (options: { readonly https: boolean }) =>
