@@ -56,7 +56,9 @@ const NODE_ENV = {
 /** The two nodes of a run: the same load against each. */
 const CONFIGS = [
   { label: "baseline (no bounds)", env: { PARLEY_MAX_TURNS_IN_FLIGHT: "0", PARLEY_MAX_REQUESTS_IN_FLIGHT: "0" } },
-  { label: "admission control (defaults)", env: {} }
+  { label: "admission control (defaults)", env: {} },
+  // What the node's scheduler (src/FairScheduler.ts) adds: the same bounds on Effect's own scheduler.
+  { label: "admission control on Effect's scheduler", env: { PARLEY_SCHEDULER_SLICE: "0 millis" } }
 ] as const
 
 const sleep = (s: number) => Effect.sleep(`${s} seconds`)
@@ -346,15 +348,17 @@ const main = Effect.gen(function*() {
   console.log(
     `  one node from the sources (tsx), PARLEY_LOG_LEVEL=Warning, an echo Assistant, ${SESSIONS} sessions; ` +
       `the baseline node has PARLEY_MAX_TURNS_IN_FLIGHT=0 and PARLEY_MAX_REQUESTS_IN_FLIGHT=0 (no bounds), ` +
-      `the other the defaults\n`
+      `the second the defaults, the third the defaults on Effect's own scheduler (PARLEY_SCHEDULER_SLICE=0)\n`
   )
   const baseline = yield* phase(CONFIGS[0], undefined)
   const admitted = yield* phase(CONFIGS[1], baseline.offered)
+  const effectScheduler = yield* phase(CONFIGS[2], baseline.offered)
   const offered = baseline.offered
   const peak = offered / OFFERED
 
   report(baseline.phase, peak, offered)
   const result = report(admitted.phase, peak, offered)
+  report(effectScheduler.phase, peak, offered)
 
   const rejectedP99 = percentile(result.overloaded.map((s) => s.millis), 99)
   const rss = admitted.phase.rssAfter / admitted.phase.rssBefore

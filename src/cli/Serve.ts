@@ -1,6 +1,7 @@
 import { Command } from "@effect/cli"
 import { Effect, Layer } from "effect"
 import { checkProductionSettings } from "../config/ProductionSettings.js"
+import { onFairScheduler } from "../FairScheduler.js"
 import { MainLive } from "../MainLive.js"
 import { LoggingLive } from "../observability/Logging.js"
 import { reportStartupFailure } from "./Startup.js"
@@ -11,7 +12,7 @@ import { reportStartupFailure } from "./Startup.js"
  */
 export const serve = Command.make("serve", {}, () =>
   checkProductionSettings.pipe(
-    Effect.zipRight(Layer.launch(MainLive)),
+    Effect.zipRight(onFairScheduler(Layer.launch(MainLive))),
     reportStartupFailure,
     Effect.provide(LoggingLive)
   )).pipe(Command.withDescription("Run a Parley node: the HTTP API over the database (embedded unless DATABASE_URL)"))

@@ -278,6 +278,19 @@ export const AdmissionSettings = Config.all({
   )
 })
 
+/**
+ * How long a node's fibers may hold its event loop before Node reads its
+ * sockets again (see `FairScheduler.ts`); 0 keeps Effect's own scheduler.
+ */
+export const SchedulerSlice = Config.duration("PARLEY_SCHEDULER_SLICE").pipe(
+  Config.withDefault(Duration.millis(5)),
+  Config.validate({
+    message: "Expected 0 (Effect's scheduler) to 1 second",
+    validation: (slice) => Duration.lessThanOrEqualTo(slice, Duration.seconds(1))
+  }),
+  Config.withDescription("How long fibers may run before the node reads its sockets again (0: Effect's scheduler)")
+)
+
 /** Every environment variable Parley reads, for the README check. */
 export const environmentVariables = [
   "PORT",
@@ -298,6 +311,7 @@ export const environmentVariables = [
   "PARLEY_REQUEST_TIMEOUT",
   "PARLEY_MAX_TURNS_IN_FLIGHT",
   "PARLEY_MAX_REQUESTS_IN_FLIGHT",
+  "PARLEY_SCHEDULER_SLICE",
   "PARLEY_SESSION_MAX_AGE",
   "PARLEY_SESSION_IDLE_TIMEOUT",
   "PARLEY_REQUIRE_MFA",

@@ -21,7 +21,7 @@ import { errorResponses } from "./middleware/ErrorResponses.js"
 import { handlerTimeout } from "./middleware/HandlerTimeout.js"
 import { makeAcceptedMediaTypes, mediaTypes } from "./middleware/MediaTypes.js"
 import { publicCors } from "./middleware/PublicCors.js"
-import { frontDoorRefusal, requestAdmission } from "./middleware/RequestAdmission.js"
+import { frontDoorAdmission, requestAdmission } from "./middleware/RequestAdmission.js"
 import { bodyLimitFor, requestBody } from "./middleware/RequestBody.js"
 import { requestObservability } from "./middleware/RequestObservability.js"
 import { requestText } from "./middleware/RequestText.js"
@@ -46,9 +46,9 @@ export const HttpAppLive = Layer.unwrapScoped(
     const allowedMethods = makeAllowedMethods(routes)
     const acceptedMediaTypes = makeAcceptedMediaTypes(Api)
     const admission = yield* Admission
-    // On the node's own server, admission control refuses first at its front door.
+    // On the node's own server, admission control decides at its front door.
     const door = yield* Effect.serviceOption(FrontDoor)
-    if (Option.isSome(door)) yield* door.value.guarded(frontDoorRefusal(admission, routes, { https }))
+    if (Option.isSome(door)) yield* door.value.guarded(frontDoorAdmission(admission, routes, { https }))
     return Layer.unwrapEffect(
       Effect.map(HttpApiBuilder.httpApp, (app) =>
         HttpServer.serve(

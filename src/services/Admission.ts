@@ -14,7 +14,7 @@
  * readiness that the node is saturated (see `Saturation`), so a balancer
  * steers new clients away while it is.
  */
-import { Clock, Effect, Metric, Schedule } from "effect"
+import { Clock, Effect, FiberRef, Metric, Schedule } from "effect"
 import { AdmissionSettings } from "../config/Settings.js"
 import { Overloaded } from "../domain/HttpErrors.js"
 import { collectGarbage } from "../observability/GarbageCollection.js"
@@ -81,8 +81,18 @@ class Saturation {
 /** One gate's figures. */
 export interface GateStatus {
   readonly inFlight: number
+  /** Room held for work on its way (see `Reservation`). */
+  readonly reserved: number
   /** 0: no bound. */
   readonly limit: number
+}
+
+/** A request let in at the front door: what it holds until it is answered. */
+export interface DoorPass {
+  /** Gives back its permit of the requests gate (once). */
+  readonly leave: () => void
+  /** A turn's room in the turns gate, for its `admit` to claim. */
+  readonly turn: Reservation | undefined
 }
 
 /** The node's load as admission control sees it. */
@@ -103,37 +113,73 @@ const messages: Record<GateName, (limit: number) => string> = {
     `retry after ${RETRY_AFTER_SECONDS} s`
 }
 
+/**
+ * Room held in a gate for work that has not reached it yet: a turn's request
+ * let in at the node's front door (`http/FrontDoor.ts`), whose turn takes its
+ * permit only after authentication and decoding. Until then the room counts as
+ * taken, so a door that admits a burst in one go does not let in more turns
+ * than the gate will take (each one beyond would be refused late, after the
+ * work the door is there to save). The turn's `admit` claims it; the request's
+ * end cancels it if nothing did. Either happens once.
+ */
+export class Reservation {
+  private open = true
+  constructor(private readonly onEnd: () => void) {}
+
+  /** Turns the room into the permit of the `admit` that asks: `true` once, if not cancelled. */
+  claim(): boolean {
+    if (!this.open) return false
+    this.open = false
+    this.onEnd()
+    return true
+  }
+
+  /** Gives the room back, unless it was claimed. */
+  cancel(): void {
+    this.claim()
+  }
+}
+
 const makeGate = (name: GateName, limit: number, saturation: Saturation) => {
   let inFlight = 0
+  let reserved = 0
   const admitted = Metric.tagged(admissionAdmitted, "gate", name)
   const rejected = Metric.tagged(admissionRejected, "gate", name)
   const gauge = Metric.tagged(admissionInFlight, "gate", name)
   const overloaded = new Overloaded({ retryAfterSeconds: RETRY_AFTER_SECONDS, message: messages[name](limit) })
+  /** The reservation an `admit` of this fiber claims (see `Reservation`). */
+  const reservationRef = FiberRef.unsafeMake<Reservation | undefined>(undefined)
 
-  const refuse = Effect.clockWith((clock) => {
-    saturation.refused(clock.unsafeCurrentTimeMillis())
-    return Effect.zipRight(Metric.increment(rejected), Effect.fail(overloaded))
-  })
-  const full = () => limit > 0 && inFlight >= limit
-  const release = Effect.suspend(() => {
+  const full = () => limit > 0 && inFlight + reserved >= limit
+  /** Counts a refusal at `now` (ms, as the Clock gives it) and returns it. */
+  const refusedAt = (now: number): Overloaded => {
+    saturation.refused(now)
+    rejected.unsafeUpdate(1, [])
+    return overloaded
+  }
+  const refuse = Effect.clockWith((clock) => Effect.fail(refusedAt(clock.unsafeCurrentTimeMillis())))
+  const enter = () => {
+    inFlight++
+    admitted.unsafeUpdate(1, [])
+    gauge.unsafeModify(1, [])
+  }
+  const leave = () => {
     inFlight--
-    return Metric.incrementBy(gauge, -1)
-  })
+    gauge.unsafeModify(-1, [])
+  }
 
   /**
    * Runs `effect` holding one of the gate's permits, released however it ends
    * (success, failure, defect, interruption); a full gate fails at once with
-   * `Overloaded` and runs nothing.
+   * `Overloaded` and runs nothing. A reservation in the fiber
+   * (`withReservation`) becomes the permit, whatever the gate's load.
    */
   const admit = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | Overloaded, R> =>
     Effect.uninterruptibleMask((restore) =>
-      Effect.suspend((): Effect.Effect<A, E | Overloaded, R> => {
-        if (full()) return refuse
-        inFlight++
-        return Effect.zipRight(
-          Effect.zipRight(Metric.increment(admitted), Metric.increment(gauge)),
-          Effect.ensuring(restore(effect), release)
-        )
+      Effect.flatMap(FiberRef.get(reservationRef), (reservation): Effect.Effect<A, E | Overloaded, R> => {
+        if (reservation?.claim() !== true && full()) return refuse
+        enter()
+        return Effect.ensuring(restore(effect), Effect.sync(leave))
       })
     )
 
@@ -141,19 +187,34 @@ const makeGate = (name: GateName, limit: number, saturation: Saturation) => {
   const check: Effect.Effect<void, Overloaded> = Effect.suspend(() => full() ? refuse : Effect.void)
 
   /**
-   * `check` outside any fiber, for the node's front door (`FrontDoor.ts`):
-   * the refusal, counted as `check` counts it, or `undefined` when the gate
-   * has room. `now` is the time in ms, as the Clock gives it.
+   * A permit taken outside any fiber, for the node's front door: the function
+   * that gives it back (once, however often it is called), or the refusal,
+   * counted as `admit` counts it. `now` is the time in ms.
    */
-  const refusalNow = (now: number): Overloaded | undefined => {
-    if (!full()) return undefined
-    saturation.refused(now)
-    rejected.unsafeUpdate(1, [])
-    return overloaded
+  const enterNow = (now: number): (() => void) | Overloaded => {
+    if (full()) return refusedAt(now)
+    enter()
+    let left = false
+    return () => {
+      if (left) return
+      left = true
+      leave()
+    }
   }
 
-  const status = (): GateStatus => ({ inFlight, limit })
-  return { admit, check, refusalNow, status, limit }
+  /** Room held for an `admit` to come (see `Reservation`), or the refusal, counted. */
+  const reserveNow = (now: number): Reservation | Overloaded => {
+    if (full()) return refusedAt(now)
+    reserved++
+    return new Reservation(() => reserved--)
+  }
+
+  /** Runs `effect` with `reservation` for its `admit` to claim. */
+  const withReservation = (reservation: Reservation) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.locally(effect, reservationRef, reservation)
+
+  const status = (): GateStatus => ({ inFlight, reserved, limit })
+  return { admit, check, enterNow, reserveNow, withReservation, status, limit }
 }
 
 export class Admission extends Effect.Service<Admission>()("parley/services/Admission", {
@@ -222,13 +283,26 @@ export class Admission extends Effect.Service<Admission>()("parley/services/Admi
       /** An HTTP request, holding a permit of the requests gate until it is answered. */
       admitRequest: requests.admit,
       /**
-       * What `admitRequest` and then, for a turn, `checkTurn` would refuse
-       * now, decided without a fiber: a node's front door answers it before
-       * the request becomes an Effect at all (`FrontDoor.ts`). Takes no
-       * permit: a request it lets through still takes its own.
+       * The front door's admission (`http/FrontDoor.ts`), decided without a
+       * fiber before a request becomes an Effect: a permit of the requests
+       * gate, released by the function it returns once the request is
+       * answered, and for a turn, room held in the turns gate for its
+       * `admit` (`withTurnReservation`); or the refusal, counted as the
+       * gates count theirs. `now` is the time in ms.
        */
-      refusalNow: (isTurn: boolean, now: number): Overloaded | undefined =>
-        requests.refusalNow(now) ?? (isTurn ? turns.refusalNow(now) : undefined),
+      enterNow: (isTurn: boolean, now: number): DoorPass | Overloaded => {
+        const leave = requests.enterNow(now)
+        if (leave instanceof Overloaded) return leave
+        if (!isTurn) return { leave, turn: undefined }
+        const turn = turns.reserveNow(now)
+        if (turn instanceof Overloaded) {
+          leave()
+          return turn
+        }
+        return { leave, turn }
+      },
+      /** Runs a turn's request with the room the door held for its turn. */
+      withTurnReservation: turns.withReservation,
       status
     } as const
   })

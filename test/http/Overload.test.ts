@@ -186,6 +186,38 @@ for (const frontDoor of [true, false]) {
             expect(Number(refusedTurns?.[1])).toBeGreaterThanOrEqual(13)
           })))
 
+        it.effect("a burst that meets one free room lets exactly one turn in", () =>
+          Effect.scoped(Effect.gen(function*() {
+            const { url } = yield* Database
+            const pg = yield* connectedClient(url)
+            const { account, sessions } = yield* conversations(11)
+            const release = yield* holdSessions(pg, sessions)
+            const first = yield* Effect.fork(turn(account, sessions[0]!))
+            yield* turnsInFlight(1)
+
+            // Ten at once for the one room left: one is let in, nine refused.
+            const burst = yield* Effect.forEach(sessions.slice(1), (session) => Effect.fork(turn(account, session)))
+            yield* turnsInFlight(2)
+            const settled = yield* Effect.forEach(burst, Fiber.poll).pipe(
+              Effect.map((polls) => polls.filter(Option.isSome).map((poll) => poll.value)),
+              Effect.filterOrFail((done) => done.length >= 9, () => new Error("the refusals are not all in")),
+              Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo("10 seconds")))
+            )
+            const answered = yield* Effect.all(settled)
+            expect(answered.length).toBe(9)
+            expect(answered.every((res) => res.status === 503 && res.json._tag === "Overloaded")).toBe(true)
+            // At the door, the room was held for the first one through, so every other was refused there, untraced.
+            if (frontDoor) expect(answered.every((res) => res.headers["x-trace-id"] === undefined)).toBe(true)
+
+            yield* release
+            expect((yield* Fiber.join(first)).status).toBe(200)
+            const admitted = yield* Effect.forEach(burst, (fiber) => Fiber.join(fiber))
+            expect(admitted.filter((res) => res.status === 200).length).toBe(1)
+            yield* turnsInFlight(0)
+            const load = (yield* readiness).json.checks.load.detail
+            expect(load).toMatch(/^0 of 2 turns in flight/)
+          })))
+
         it.effect("a turn whose client went away keeps its permit until it ends, and its request is logged as 499", () =>
           Effect.scoped(Effect.gen(function*() {
             const { url } = yield* Database

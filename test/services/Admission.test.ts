@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Layer, Metric, TestClock } from "effect"
+import { Overloaded } from "../../src/domain/HttpErrors.js"
 import { admissionRejected } from "../../src/observability/Metrics.js"
 import {
   Admission,
@@ -47,7 +48,7 @@ describe("Admission", () => {
       const admission = yield* Admission
       const release = yield* Deferred.make<void>()
       const fibers = yield* holdTurns(admission, 2, release)
-      expect((yield* admission.status).turns).toEqual({ inFlight: 2, limit: 2 })
+      expect((yield* admission.status).turns).toEqual({ inFlight: 2, reserved: 0, limit: 2 })
 
       let ran = false
       const rejectedBefore = (yield* Metric.value(Metric.tagged(admissionRejected, "gate", "turns"))).count
@@ -119,7 +120,7 @@ describe("Admission", () => {
       const admission = yield* Admission
       const release = yield* Deferred.make<void>()
       yield* holdTurns(admission, 500, release)
-      expect((yield* admission.status).turns).toEqual({ inFlight: 500, limit: 0 })
+      expect((yield* admission.status).turns).toEqual({ inFlight: 500, reserved: 0, limit: 0 })
       expect(yield* admission.admit(Effect.succeed("yes"))).toBe("yes")
     }).pipe(Effect.provide(withBounds(0))))
 
@@ -132,9 +133,78 @@ describe("Admission", () => {
       const request = yield* Effect.fork(admission.admitRequest(Deferred.await(release)))
       yield* Effect.yieldNow()
       expect((yield* Effect.flip(admission.admitRequest(Effect.void)))._tag).toBe("Overloaded")
-      expect((yield* admission.status).requests).toEqual({ inFlight: 1, limit: 1 })
+      expect((yield* admission.status).requests).toEqual({ inFlight: 1, reserved: 0, limit: 1 })
       yield* Deferred.succeed(release, undefined)
       yield* Fiber.join(request)
+    }).pipe(Effect.provide(withBounds(1, 1))))
+
+  it.effect("the front door takes a request's permit and holds a turn's room, which its admit claims", () =>
+    Effect.gen(function*() {
+      const admission = yield* Admission
+      const first = admission.enterNow(true, 0)
+      if (first instanceof Overloaded) return expect.fail("the first turn's request was refused")
+      expect(yield* admission.status).toMatchObject({
+        turns: { inFlight: 0, reserved: 1 },
+        requests: { inFlight: 1, reserved: 0 }
+      })
+      // The gate's one room is held: another turn is refused, at the door and in a fiber alike.
+      const second = admission.enterNow(true, 0)
+      expect(second).toBeInstanceOf(Overloaded)
+      expect((yield* admission.status).requests.inFlight).toBe(1)
+      expect((yield* Effect.flip(admission.admit(Effect.void)))._tag).toBe("Overloaded")
+      // The request's own turn claims the room whatever the load, once.
+      const release = yield* Deferred.make<void>()
+      const turn = yield* Effect.fork(
+        admission.withTurnReservation(first.turn!)(admission.admit(Deferred.await(release)))
+      )
+      yield* Effect.yieldNow()
+      expect((yield* admission.status).turns).toEqual({ inFlight: 1, reserved: 0, limit: 1 })
+      expect(first.turn!.claim()).toBe(false)
+      // The request's end gives back its permit (once, however often) and cancels nothing claimed.
+      first.leave()
+      first.leave()
+      first.turn!.cancel()
+      expect(yield* admission.status).toMatchObject({
+        turns: { inFlight: 1, reserved: 0 },
+        requests: { inFlight: 0, reserved: 0 }
+      })
+      yield* Deferred.succeed(release, undefined)
+      yield* Fiber.join(turn)
+      expect((yield* admission.status).turns.inFlight).toBe(0)
+    }).pipe(Effect.provide(withBounds(1, 2))))
+
+  it.effect("a turn's room not claimed comes back when its request ends", () =>
+    Effect.gen(function*() {
+      const admission = yield* Admission
+      const pass = admission.enterNow(true, 0)
+      if (pass instanceof Overloaded) return expect.fail("refused")
+      // A request that is not a turn takes no room in the turns gate.
+      const other = admission.enterNow(false, 0)
+      if (other instanceof Overloaded) return expect.fail("refused")
+      expect(other.turn).toBeUndefined()
+      pass.turn!.cancel()
+      pass.leave()
+      other.leave()
+      expect(yield* admission.status).toMatchObject({
+        turns: { inFlight: 0, reserved: 0 },
+        requests: { inFlight: 0, reserved: 0 }
+      })
+      // A claim after the cancel gets nothing: its admit is decided as any other.
+      expect(pass.turn!.claim()).toBe(false)
+      expect(yield* admission.admit(Effect.succeed("admitted"))).toBe("admitted")
+    }).pipe(Effect.provide(withBounds(1, 2))))
+
+  it.effect("a turn refused at the door gives back the request permit it took", () =>
+    Effect.gen(function*() {
+      const admission = yield* Admission
+      const release = yield* Deferred.make<void>()
+      yield* holdTurns(admission, 1, release)
+      expect(admission.enterNow(true, 0)).toBeInstanceOf(Overloaded)
+      expect((yield* admission.status).requests.inFlight).toBe(0)
+      // The requests gate refuses at the door too.
+      const held = admission.enterNow(false, 0)
+      expect(held).not.toBeInstanceOf(Overloaded)
+      expect(admission.enterNow(false, 0)).toBeInstanceOf(Overloaded)
     }).pipe(Effect.provide(withBounds(1, 1))))
 
   it.effect("refusals make the node saturated, and a calm makes it ready again", () =>

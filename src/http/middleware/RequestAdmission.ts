@@ -13,10 +13,11 @@
  * Health and metrics are exempt: a saturated node must still say so to its
  * balancer and its scraper.
  *
- * On a node's own server both are decided first at its front door
- * (`frontDoorRefusal`, see `FrontDoor.ts`), before the request becomes an
- * Effect; the middleware decides again for what passed the door, and alone
- * where there is no door.
+ * On a node's own server both are decided at its front door
+ * (`frontDoorAdmission`, see `FrontDoor.ts`), before the request becomes an
+ * Effect: a request let in there holds its permit and, for a turn, room in
+ * the turns gate, and the middleware only hands that room to the turn. Where
+ * there is no door (a test's server), the middleware decides alone.
  */
 import type { HttpApp, HttpServerResponse } from "@effect/platform"
 import { HttpServerRequest } from "@effect/platform"
@@ -24,7 +25,7 @@ import { Effect, Schema } from "effect"
 import type * as FindMyWay from "find-my-way-ts"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Overloaded } from "../../domain/HttpErrors.js"
-import type { Admission } from "../../services/Admission.js"
+import type { Admission, DoorPass } from "../../services/Admission.js"
 import type { Guard } from "../FrontDoor.js"
 import { jsonError } from "../JsonError.js"
 import { type Route, routeMatcher } from "../RouteTable.js"
@@ -69,10 +70,15 @@ const refused = (overloaded: Overloaded) => {
     )
 }
 
+/** The requests let in at the front door, by their Node request object, with what each holds. */
+const doorPasses = new WeakMap<object, DoorPass>()
+
 export const requestAdmission = (admission: Admission, routes: ReadonlyArray<Route>) => {
   const routeOf = makeRouteOf(routes)
   return <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const pass = doorPasses.get(request.source as object)
+      if (pass !== undefined) return pass.turn === undefined ? app : admission.withTurnReservation(pass.turn)(app)
       const path = request.url.split("?")[0]!
       if (exempt(path)) return app
       const route = routeOf(request.method, path)
@@ -106,15 +112,19 @@ const refusalBody = (overloaded: Overloaded): Buffer => {
 
 /**
  * The front door's part of admission control (see `FrontDoor.ts`): the same
- * gates and the same `503 Overloaded` as the middleware, with the headers the
- * app's other middleware would add to it (`Retry-After`, the security
- * headers, a public route's CORS headers), counted in the same metrics under
- * the route's template. What it does not give a refusal: a span, an
+ * gates, deciding as the request arrives. A request let in takes its permit
+ * there (and a turn's request, room for its turn), given back when its
+ * response is done or its connection closes; the middleware above finds it.
+ * A refusal is the same `503 Overloaded` as the middleware's, with the
+ * headers the app's other middleware would add to it (`Retry-After`, the
+ * security headers, a public route's CORS headers), counted in the same
+ * metrics under the route's template. What it does not get: a span, an
  * `x-trace-id` and a log line, which under overload would cost more than the
  * refusal (the refusals are in `parley_admission_rejected_total` and the
- * request metrics). Preflights pass: the app answers them before any gate.
+ * request metrics). Preflights, health and metrics pass untouched, as the
+ * middleware lets them pass.
  */
-export const frontDoorRefusal = (
+export const frontDoorAdmission = (
   admission: Admission,
   routes: ReadonlyArray<Route>,
   options: { readonly https: boolean }
@@ -127,13 +137,20 @@ export const frontDoorRefusal = (
     if (method === "OPTIONS" || exempt(path)) return false
     const started = performance.now()
     const route = routeOf(method, path)
-    const overloaded = admission.refusalNow(route?.isTurn === true, Date.now())
-    if (overloaded === undefined) return false
-    const body = refusalBody(overloaded)
+    const pass = admission.enterNow(route?.isTurn === true, Date.now())
+    if (!(pass instanceof Overloaded)) {
+      doorPasses.set(request, pass)
+      response.once("close", () => {
+        pass.leave()
+        pass.turn?.cancel()
+      })
+      return false
+    }
+    const body = refusalBody(pass)
     const headers: Record<string, string | number> = {
       "content-type": "application/json",
       "content-length": body.length,
-      "retry-after": String(Math.max(1, Math.ceil(overloaded.retryAfterSeconds))),
+      "retry-after": String(Math.max(1, Math.ceil(pass.retryAfterSeconds))),
       "x-content-type-options": "nosniff",
       "x-frame-options": "DENY",
       "content-security-policy": API_POLICY
