@@ -98,7 +98,9 @@ export class Readiness extends Effect.Service<Readiness>()("parley/services/Read
 }) {}
 
 const gate = (name: string, { inFlight, limit, reserved }: GateStatus) =>
-  `${inFlight}${limit === 0 ? "" : ` of ${limit}`} ${name} in flight${reserved === 0 ? "" : ` (${reserved} more let in)`}`
+  `${inFlight}${limit === 0 ? "" : ` of ${limit}`} ${name} in flight${
+    reserved === 0 ? "" : ` (${reserved} more let in)`
+  }`
 
 /** The load check: failing while the node is saturated. */
 const loadCheck = (status: AdmissionStatus): CheckResult => {
