@@ -145,6 +145,9 @@ interface Phase {
     readonly refusedP99: string
     readonly admittedP99: string
     readonly loopDelayP99: string
+    readonly loopDelayMax: string
+    /** The collector's pauses during the load: how many, their total, and how many took longer than 25 ms. */
+    readonly gc: { readonly pauses: number; readonly seconds: number; readonly long: number }
   }
 }
 
@@ -199,9 +202,27 @@ const serverPercentile = (before: string, after: string, status: number, p: numb
   return bound === "+Inf" ? "> 30 s" : `<= ${Number(bound) * 1000} ms`
 }
 
-const loopDelayOf = (text: string) => {
-  const seconds = Number(/^nodejs_eventloop_delay_p99_seconds (\S+)$/m.exec(text)?.[1] ?? NaN)
+const loopDelayOf = (text: string, stat: "p99" | "max") => {
+  const seconds = Number(new RegExp(`^nodejs_eventloop_delay_${stat}_seconds (\\S+)$`, "m").exec(text)?.[1] ?? NaN)
   return Number.isFinite(seconds) ? `${(seconds * 1000).toFixed(0)} ms` : "-"
+}
+
+/** A sum over every kind of the collector's pause histogram: its count, its sum, or its bucket at or below 25 ms. */
+const gcFigure = (text: string, series: "_count" | "_sum" | "_bucket") => {
+  let total = 0
+  for (const line of text.split("\n")) {
+    if (!line.startsWith(`nodejs_gc_duration_seconds${series}{`)) continue
+    if (series === "_bucket" && !line.includes(`le="0.025"`)) continue
+    total += Number(line.slice(line.lastIndexOf(" ") + 1))
+  }
+  return total
+}
+
+/** The collector's pauses between two scrapes. */
+const gcPauses = (before: string, after: string) => {
+  const delta = (series: "_count" | "_sum" | "_bucket") => gcFigure(after, series) - gcFigure(before, series)
+  const pauses = delta("_count")
+  return { pauses, seconds: delta("_sum"), long: pauses - delta("_bucket") }
 }
 
 /**
@@ -261,7 +282,9 @@ const phase = (config: (typeof CONFIGS)[number], rate: number | undefined) =>
           refusedP50: serverPercentile(metricsBefore, metricsAfter, 503, 0.5),
           refusedP99: serverPercentile(metricsBefore, metricsAfter, 503, 0.99),
           admittedP99: serverPercentile(metricsBefore, metricsAfter, 200, 0.99),
-          loopDelayP99: loopDelayOf(metricsAfter)
+          loopDelayP99: loopDelayOf(metricsAfter, "p99"),
+          loopDelayMax: loopDelayOf(metricsAfter, "max"),
+          gc: gcPauses(metricsBefore, metricsAfter)
         }
       } satisfies Phase,
       offered
@@ -317,7 +340,18 @@ const report = (phase: Phase, peak: number, offered: number) => {
   console.log(
     `  inside the node (its request histogram, from the first middleware to the answer): refused p50 ` +
       `${phase.inside.refusedP50}, p99 ${phase.inside.refusedP99}; admitted p99 ${phase.inside.admittedP99}; ` +
-      `event-loop delay p99 ${phase.inside.loopDelayP99} (the load's own: ${phase.clientLoopDelayP99.toFixed(0)} ms)`
+      `event-loop delay p99 ${phase.inside.loopDelayP99}, max ${phase.inside.loopDelayMax} ` +
+      `(the load's own p99: ${phase.clientLoopDelayP99.toFixed(0)} ms); ${phase.inside.gc.pauses} GC pauses, ` +
+      `${(phase.inside.gc.seconds * 1000).toFixed(0)} ms in all, ${phase.inside.gc.long} longer than 25 ms`
+  )
+  console.log(
+    `  refused (503) p99 by 10 s: ${
+      Array.from({ length: Math.ceil(OVERLOAD_SECONDS / 10) }, (_, i) =>
+        ms(percentile(
+          overloaded.filter((s) => Math.floor(s.due / 10_000) === i).map((s) => s.millis),
+          99
+        ))).join(" ")
+    }; refused later than 50 ms: ${overloaded.filter((s) => s.millis > 50).length} of ${overloaded.length}`
   )
   console.log(
     `  CPU during the load: the node ${phase.cpuShare.node.toFixed(2)} CPUs, the load generator ` +
