@@ -138,7 +138,7 @@ interface Phase {
   readonly collectedAfter: Memory
   readonly loadAverage: string
   /** The node's warnings and errors, by level and message, with their counts. */
-  readonly logged: ReadonlyArray<readonly [string, number]>
+  readonly logged: ReadonlyArray<readonly [string, number, string]>
   /** Seen inside the node during the load: its request histogram's bounds and its event-loop delay. */
   readonly inside: {
     readonly refusedP50: string
@@ -151,20 +151,27 @@ interface Phase {
   }
 }
 
-/** What a node logged at Warning or worse (it runs at PARLEY_LOG_LEVEL=Warning), by level and message. */
+/**
+ * What a node logged at Warning or worse (it runs at PARLEY_LOG_LEVEL=Warning), by level and
+ * message, with their counts and the first of each in full (up to 600 characters): its cause.
+ */
 const loggedProblems = (output: string) => {
-  const counts = new Map<string, number>()
+  const counts = new Map<string, { count: number; first: string }>()
   for (const line of output.split("\n")) {
     if (!line.startsWith("{")) continue
     try {
       const entry = JSON.parse(line) as { readonly logLevel?: string; readonly message?: unknown }
       const key = `${entry.logLevel ?? "?"} ${String(entry.message).slice(0, 80)}`
-      counts.set(key, (counts.get(key) ?? 0) + 1)
+      const known = counts.get(key)
+      if (known === undefined) counts.set(key, { count: 1, first: line.slice(0, 600) })
+      else known.count++
     } catch {
       // not a log line
     }
   }
-  return [...counts].sort((a, b) => b[1] - a[1])
+  return [...counts].sort((a, b) => b[1].count - a[1].count).map(([key, { count, first }]) =>
+    [key, count, first] as const
+  )
 }
 
 /** The node's `/metrics` text (exempt from admission control), or "" when it does not answer within 10 s. */
@@ -368,7 +375,9 @@ const report = (phase: Phase, peak: number, offered: number) => {
   console.log(`  after a full GC: before the load ${heap(phase.collectedBefore)}; after ${heap(phase.collectedAfter)}`)
   console.log(
     `  the node's warnings and errors: ${
-      phase.logged.length === 0 ? "none" : phase.logged.map(([what, count]) => `${count} × ${what}`).join("; ")
+      phase.logged.length === 0
+        ? "none"
+        : phase.logged.map(([what, count, first]) => `\n    ${count} × ${what}; the first: ${first}`).join("")
     }`
   )
   return { goodput, overloaded, ok }
