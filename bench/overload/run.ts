@@ -20,7 +20,9 @@
  *   npm run bench:overload
  *
  * Shorter runs for development: OVERLOAD_SECONDS, REST_SECONDS and
- * SWEEP_SECONDS override the durations.
+ * SWEEP_SECONDS override the durations. PARLEY_MAX_TURNS_IN_FLIGHT and
+ * PARLEY_MAX_REQUESTS_IN_FLIGHT, when set, replace the defaults on the nodes
+ * with admission control (to size the bounds for a machine).
  */
 import { Effect } from "effect"
 import * as Fs from "node:fs"
@@ -53,7 +55,15 @@ const NODE_ENV = {
   NODE_OPTIONS: `--expose-gc --import tsx --import ${probe}`
 }
 
-/** The two nodes of a run: the same load against each. */
+/** Bounds to try instead of the defaults (for sizing them), from the benchmark's own environment. */
+const BOUNDS = Object.fromEntries(
+  ["PARLEY_MAX_TURNS_IN_FLIGHT", "PARLEY_MAX_REQUESTS_IN_FLIGHT"].flatMap((name) => {
+    const value = process.env[name]
+    return value === undefined ? [] : [[name, value]]
+  })
+)
+
+/** The nodes of a run: the same load against each. */
 const CONFIGS = [
   { label: "baseline (no bounds)", env: { PARLEY_MAX_TURNS_IN_FLIGHT: "0", PARLEY_MAX_REQUESTS_IN_FLIGHT: "0" } },
   { label: "admission control (defaults)", env: {} },
@@ -241,7 +251,7 @@ const gcPauses = (before: string, after: string) => {
 const phase = (config: (typeof CONFIGS)[number], rate: number | undefined) =>
   Effect.scoped(Effect.gen(function*() {
     const { url: databaseUrl } = yield* emptyDatabase
-    const cluster = yield* localCluster({ nodes: 1, databaseUrl, env: { ...NODE_ENV, ...config.env } })
+    const cluster = yield* localCluster({ nodes: 1, databaseUrl, env: { ...NODE_ENV, ...BOUNDS, ...config.env } })
     const node = cluster.nodes[0]!
     const target = yield* parleyTarget([node.url], SESSIONS)
     yield* Effect.promise(() => load(target, WARM_UP_CONNECTIONS, WARM_UP_SECONDS))
@@ -391,7 +401,11 @@ const main = Effect.gen(function*() {
   console.log(
     `  one node from the sources (tsx), PARLEY_LOG_LEVEL=Warning, an echo Assistant, ${SESSIONS} sessions; ` +
       `the baseline node has PARLEY_MAX_TURNS_IN_FLIGHT=0 and PARLEY_MAX_REQUESTS_IN_FLIGHT=0 (no bounds), ` +
-      `the second the defaults, the third the defaults on Effect's own scheduler (PARLEY_SCHEDULER_SLICE=0)\n`
+      `the second the defaults, the third the defaults on Effect's own scheduler (PARLEY_SCHEDULER_SLICE=0)` +
+      (Object.keys(BOUNDS).length === 0
+        ? ""
+        : `; instead of the defaults: ${Object.entries(BOUNDS).map(([name, value]) => `${name}=${value}`).join(" ")}`) +
+      "\n"
   )
   const baseline = yield* phase(CONFIGS[0], undefined)
   const admitted = yield* phase(CONFIGS[1], baseline.offered)
