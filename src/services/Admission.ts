@@ -213,8 +213,14 @@ const makeGate = (name: GateName, limit: number, saturation: Saturation) => {
   const withReservation = (reservation: Reservation) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     Effect.locally(effect, reservationRef, reservation)
 
+  /** Gives back the reservation in the fiber, if any and unclaimed: its work will not `admit`. */
+  const forgoReservation: Effect.Effect<void> = Effect.flatMap(
+    FiberRef.get(reservationRef),
+    (reservation) => Effect.sync(() => reservation?.cancel())
+  )
+
   const status = (): GateStatus => ({ inFlight, reserved, limit })
-  return { admit, check, enterNow, reserveNow, withReservation, status, limit }
+  return { admit, check, enterNow, reserveNow, withReservation, forgoReservation, status, limit }
 }
 
 export class Admission extends Effect.Service<Admission>()("parley/services/Admission", {
@@ -303,6 +309,14 @@ export class Admission extends Effect.Service<Admission>()("parley/services/Admi
       },
       /** Runs a turn's request with the room the door held for its turn. */
       withTurnReservation: turns.withReservation,
+      /**
+       * Gives back the room the door held for this request's turn: for a
+       * request that joins a turn already running (a repeat of its key), which
+       * takes no permit of its own. Held until the request ends, each waiting
+       * repeat counted as one more turn, and a few clients retrying turns they
+       * had given up on filled the gate with turns that were not there.
+       */
+      forgoTurn: turns.forgoReservation,
       status
     } as const
   })

@@ -194,6 +194,28 @@ describe("Admission", () => {
       expect(yield* admission.admit(Effect.succeed("admitted"))).toBe("admitted")
     }).pipe(Effect.provide(withBounds(1, 2))))
 
+  it.effect("a request that joins a running turn gives its room back at once", () =>
+    Effect.gen(function*() {
+      const admission = yield* Admission
+      const pass = admission.enterNow(true, 0)
+      if (pass instanceof Overloaded) return expect.fail("refused")
+      // The repeat of a running turn waits for it without a permit: the room it held is free while it waits.
+      const release = yield* Deferred.make<void>()
+      const waiting = yield* Effect.fork(
+        admission.withTurnReservation(pass.turn!)(Effect.zipRight(admission.forgoTurn, Deferred.await(release)))
+      )
+      yield* Effect.yieldNow()
+      expect((yield* admission.status).turns).toEqual({ inFlight: 0, reserved: 0, limit: 1 })
+      expect(yield* admission.admit(Effect.succeed("another turn"))).toBe("another turn")
+      // Forgoing twice, or outside a request, gives back nothing more.
+      yield* admission.forgoTurn
+      yield* admission.withTurnReservation(pass.turn!)(admission.forgoTurn)
+      expect((yield* admission.status).turns.reserved).toBe(0)
+      yield* Deferred.succeed(release, undefined)
+      yield* Fiber.join(waiting)
+      pass.leave()
+    }).pipe(Effect.provide(withBounds(1, 2))))
+
   it.effect("a turn refused at the door gives back the request permit it took", () =>
     Effect.gen(function*() {
       const admission = yield* Admission

@@ -3,7 +3,8 @@
  * them: once a turn is handed over it runs to its end (and its answer is
  * waited for) whatever becomes of the request, so a client that gives up never
  * cuts a turn short. A repeat of a turn that this node is still delivering
- * joins it instead of sending it again; a repeat that reaches another node is
+ * joins it instead of sending it again, and takes no room in the turns gate
+ * (it gives back what the front door held for it); a repeat that reaches another node is
  * answered by the cluster from the stored message (see `SendTurn.ts`). A
  * delivery holds a permit of the node's admission control (`Admission`) for as
  * long as it runs, not as long as its request: a node that is running all the
@@ -54,7 +55,7 @@ export class TurnSender extends Effect.Service<TurnSender>()("parley/services/ru
       Effect.fiberIdWith((fiberId) => {
         const key = `${sessionId}/${turnMessageKey(payload)}`
         const running = delivering.get(key)
-        if (running !== undefined) return Effect.succeed(running)
+        if (running !== undefined) return Effect.as(admission.forgoTurn, running)
         const done = Deferred.unsafeMake<Outcome, Refusal>(fiberId)
         delivering.set(key, done)
         return admission.admit(sendTurn(sessionId, client(sessionId).Turn(payload), release(sessionId, payload))).pipe(
