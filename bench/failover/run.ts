@@ -38,6 +38,7 @@ import {
 } from "../../test/support/Conversations.js"
 import { type ClusterNode, localCluster } from "../../test/support/LocalCluster.js"
 import { connectedClient, emptyDatabase } from "../../test/support/TestDatabase.js"
+import { runBench } from "../support/Run.js"
 import { percentile } from "../turns/Load.js"
 
 const NODES = 3
@@ -252,10 +253,4 @@ const main = Effect.gen(function*() {
   console.log(`\n(${((performance.now() - started) / 1000).toFixed(0)} s in all)`)
 })
 
-Effect.runPromise(Effect.scoped(main)).then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error)
-    process.exit(1)
-  }
-)
+runBench(main)

@@ -26,6 +26,7 @@ import { as, freshAddress, PASSWORD, post, signUp } from "../../test/support/Acc
 import { exchange } from "../../test/support/Http.js"
 import { emptyDatabase } from "../../test/support/TestDatabase.js"
 import { testServer } from "../../test/support/TestServer.js"
+import { runBench } from "../support/Run.js"
 
 const percentile = (samples: ReadonlyArray<number>, p: number) => {
   const sorted = [...samples].sort((a, b) => a - b)
@@ -141,10 +142,4 @@ const main = Effect.gen(function*() {
   console.log("\n(time from the logout's answer to the first 401, polling back to back; includes one request)")
 })
 
-Effect.runPromise(Effect.scoped(main)).then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error)
-    process.exit(1)
-  }
-)
+runBench(main)

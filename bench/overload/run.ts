@@ -31,6 +31,7 @@ import { fileURLToPath } from "node:url"
 import { type ClusterNode, localCluster } from "../../test/support/LocalCluster.js"
 import { emptyDatabase } from "../../test/support/TestDatabase.js"
 import { benchNodeEnv, loadAverage, parleyTarget, verdict } from "../support/Parley.js"
+import { runBench } from "../support/Run.js"
 import { load, percentile, type Target } from "../turns/Load.js"
 import { MEMORY_LINE } from "./MemoryProbe.js"
 import { openLoop, type Sample } from "./OpenLoop.js"
@@ -432,10 +433,4 @@ const main = Effect.gen(function*() {
   console.log(`\nload average at the end: ${loadAverage()}`)
 })
 
-Effect.runPromise(Effect.scoped(main)).then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error)
-    process.exit(1)
-  }
-)
+runBench(main)

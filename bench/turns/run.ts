@@ -25,6 +25,7 @@ import type Pg from "pg"
 import { localCluster } from "../../test/support/LocalCluster.js"
 import { connectedClient, emptyDatabase } from "../../test/support/TestDatabase.js"
 import { benchNodeEnv, loadAverage, parleyTarget, verdict } from "../support/Parley.js"
+import { runBench } from "../support/Run.js"
 import { load, type LoadResult, percentile, type Target } from "./Load.js"
 
 const SESSIONS = 200
@@ -352,10 +353,4 @@ const main = Effect.gen(function*() {
   console.log(`\nload average at the end: ${loadAverage()}`)
 })
 
-Effect.runPromise(Effect.scoped(main)).then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error)
-    process.exit(1)
-  }
-)
+runBench(main)
