@@ -101,10 +101,12 @@ export const chatter = (options: {
       const abandonments = next() < options.abandonRate ? 1 + Math.floor(next() * 3) : 0
       let attempts = 0
       let answer: number | undefined
+      let firstSent: Acknowledged["firstSent"] | undefined
       while (answer === undefined && Date.now() < deadline) {
         const live = options.live()
         const url = live[(i + attempts) % live.length]!
         attempts++
+        firstSent ??= { at: Date.now(), url }
         const abandon = attempts <= abandonments ? Math.floor(next() * 51) : undefined
         const result = await attemptTurn(url, options.token, sessionId, key, text, {
           abandonAfterMs: abandon,
@@ -124,7 +126,7 @@ export const chatter = (options: {
         unanswered.push(key)
         return
       }
-      acks.push({ key, text, turn: answer, attempts, at: Date.now() })
+      acks.push({ key, text, turn: answer, attempts, at: Date.now(), firstSent: firstSent! })
       await new Promise((resolve) => setTimeout(resolve, options.pauseMs))
     }
   })

@@ -118,6 +118,8 @@ export interface Acknowledged {
   readonly turn: number
   readonly attempts: number
   readonly at: number
+  /** When (ms since the epoch) and to which node its first attempt went. */
+  readonly firstSent: { readonly at: number; readonly url: string }
 }
 
 /**
@@ -137,13 +139,15 @@ export const sendUntilAnswered = async (
 ): Promise<Acknowledged> => {
   let attempts = 0
   let last = "no attempt"
+  let firstSent: Acknowledged["firstSent"] | undefined
   while (Date.now() < deadline) {
     const live = urls()
     const url = live[(first + attempts) % live.length]!
     attempts++
+    firstSent ??= { at: Date.now(), url }
     try {
       const answer = await sendTurn(url, token, sessionId, key, text, 10_000)
-      if (answer.status === 200) return { key, text, turn: answer.json.turn, attempts, at: Date.now() }
+      if (answer.status === 200) return { key, text, turn: answer.json.turn, attempts, at: Date.now(), firstSent }
       last = `${answer.status} ${JSON.stringify(answer.json)}`
       if (answer.status < 500) throw new Error(`turn ${key} was refused: ${last}`)
     } catch (error) {
