@@ -6,9 +6,9 @@
  * key must be answered with its turn (no attempt that completes is refused;
  * a `503 Overloaded`, "nothing was done", is retried after its `Retry-After`
  * as the docs say, for thirty clients that send without a pause keep a node
- * at its admission bound), every committed turn must be readable by its key, and no turn may be stored
- * twice or out of order. The cluster must never keep an interruption as a
- * turn's answer.
+ * at its admission bound), every committed turn must be readable by its key,
+ * and no turn may be stored twice or out of order. The cluster must never
+ * keep an interruption as a turn's answer.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
