@@ -6,10 +6,10 @@
  * joins it instead of sending it again, and takes no room in the turns gate
  * (it gives back what the front door held for it); a repeat that reaches
  * another node is answered by the cluster from the stored message (see
- * `SendTurn.ts`). A
- * delivery holds a permit of the node's admission control (`Admission`) for as
- * long as it runs, not as long as its request: a node that is running all the
- * turns it admits refuses the next at once, before it enters a mailbox.
+ * `SendTurn.ts`). A delivery holds a permit of the node's admission control
+ * (`Admission`) for as long as it runs, not as long as its request: a node
+ * that is running all the turns it admits refuses the next at once, before it
+ * enters a mailbox.
  */
 import { EntityAddress, EntityId, MessageStorage, Sharding } from "@effect/cluster"
 import { Deferred, Effect, Exit, Option } from "effect"
