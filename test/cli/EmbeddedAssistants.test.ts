@@ -14,9 +14,9 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { echoAssistant, signUpAt } from "../support/Conversations.js"
+import { corpus, corpusFiles } from "../support/Fixtures.js"
 import { freePort, startParley, stopParley, waitForStatus } from "../support/ParleyProcess.js"
 
-const corpus = (path: string) => new URL(`../../../shared/corpus/${path}`, import.meta.url)
 const SHOP = "https://shop.example.com"
 
 /** A JSON request to the node; its status and body. */
@@ -36,21 +36,6 @@ const request = async (
   })
   const text = await response.text()
   return { status: response.status, json: text === "" ? null : JSON.parse(text) }
-}
-
-/** The Rasa moodbot's YAML files, by relative path. */
-const moodbotFiles = () => {
-  const root = corpus("sources/rasa/moodbot/").pathname
-  const files: Record<string, string> = {}
-  const walk = (dir: string) => {
-    for (const entry of Fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = Path.join(dir, entry.name)
-      if (entry.isDirectory()) walk(full)
-      else if (/\.ya?ml$/.test(entry.name)) files[Path.relative(root, full)] = Fs.readFileSync(full, "utf8")
-    }
-  }
-  walk(root)
-  return files
 }
 
 describe("Assistants on the embedded default", () => {
@@ -86,7 +71,7 @@ describe("Assistants on the embedded default", () => {
       // A Rasa project and a compressed draw.io diagram import too, with their reports.
       const rasa = await request(`${base}/v1/imports/source`, {
         token,
-        body: { format: "rasa", files: moodbotFiles(), target: { kind: "new", name: "Moodbot" } }
+        body: { format: "rasa", files: corpusFiles("sources/rasa/moodbot"), target: { kind: "new", name: "Moodbot" } }
       })
       expect(rasa.status).toBe(201)
       const drawio = await request(`${base}/v1/imports/drawio`, {

@@ -12,6 +12,7 @@ import * as Fs from "node:fs"
 import { Api } from "../../src/http/Api.js"
 import { Authentication } from "../../src/http/middleware/Authentication.js"
 import { RequiredAccess } from "../../src/http/RequiredAccess.js"
+import { fixture } from "../support/Fixtures.js"
 import { exchange, postRaw } from "../support/Http.js"
 import { testServer } from "../support/TestServer.js"
 
@@ -21,7 +22,7 @@ interface SeedRoute {
 }
 
 const seedRoutes: ReadonlyArray<SeedRoute> = JSON.parse(
-  Fs.readFileSync(new URL("../../../shared/contract/seed-routes.json", import.meta.url), "utf8")
+  Fs.readFileSync(fixture("contract/seed-routes.json"), "utf8")
 )
 
 interface Declared {

@@ -11,9 +11,10 @@ import { Effect } from "effect"
 import { strToU8, zipSync } from "fflate"
 import { readdirSync, readFileSync } from "node:fs"
 import { as, signUp } from "../support/Accounts.js"
+import { corpus, corpusFiles } from "../support/Fixtures.js"
 import { exchange } from "../support/Http.js"
 import { testServer } from "../support/TestServer.js"
-import { corpus, corpusFiles, getJson, newTarget, postJson } from "./ImportsClient.js"
+import { getJson, newTarget, postJson } from "./ImportsClient.js"
 
 const summary = (name: string, json: any) => {
   const codes: Record<string, number> = {}

@@ -9,9 +9,10 @@ import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { flowShape } from "../../src/domain/exports/FlowShape.js"
 import { as, signUp, type TestAccount } from "../support/Accounts.js"
+import { corpus } from "../support/Fixtures.js"
 import { exchange, HttpClientRequest } from "../support/Http.js"
 import { testServer } from "../support/TestServer.js"
-import { corpus, getJson, newTarget, postJson } from "./ImportsClient.js"
+import { getJson, newTarget, postJson } from "./ImportsClient.js"
 
 const at = (x: number, y: number) => ({ x, y })
 const graph = {

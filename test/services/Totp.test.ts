@@ -3,6 +3,7 @@ import { Effect, Option, Redacted } from "effect"
 import * as Fs from "node:fs"
 import { generate, type HashAlgorithm } from "otplib"
 import { Totp, TOTP_PERIOD, totpStep } from "../../src/services/Totp.js"
+import { corpus } from "../support/Fixtures.js"
 
 interface Rfc6238 {
   readonly secrets: Record<string, { readonly base32: string }>
@@ -10,7 +11,7 @@ interface Rfc6238 {
 }
 
 const rfc6238 = JSON.parse(
-  Fs.readFileSync(new URL("../../../shared/corpus/vectors/totp-rfc6238.json", import.meta.url), "utf8")
+  Fs.readFileSync(corpus("vectors/totp-rfc6238.json"), "utf8")
 ) as Rfc6238
 
 const secondsLater = (at: Date, seconds: number) => new Date(at.getTime() + seconds * 1000)

@@ -4,13 +4,14 @@
  * out-of-scope test examples. The full benchmark is `npm run bench:nlu`.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { existsSync, readFileSync } from "node:fs"
-import { join } from "node:path"
+import { readFileSync } from "node:fs"
 import { trainIntentModel } from "../../../src/domain/nlu/IntentModel.js"
+import { corpus } from "../../support/Fixtures.js"
 
-const file = join(import.meta.dirname, "../../../../shared/corpus/intents/clinc150/data_full.json")
+/** The 30 intents' train and test examples and all of oos_test (test/fixtures/SOURCES.md). */
+const file = corpus("intents/clinc150/data_full.subset.json")
 
-describe.skipIf(!existsSync(file))("CLINC150, 30 intents", () => {
+describe("CLINC150, 30 intents", () => {
   it("routes in-scope messages and turns most out-of-scope ones away at the default threshold", () => {
     const data = JSON.parse(readFileSync(file, "utf8")) as Record<string, Array<[string, string]>>
     const names = [...new Set(data.train!.map(([, intent]) => intent))].slice(0, 30)
