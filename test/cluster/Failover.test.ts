@@ -38,7 +38,7 @@ describe("a three-node cluster", () => {
       const pg = yield* connectedClient(databaseUrl)
 
       const result = yield* Effect.promise(async () => {
-        const [first, , victim] = cluster.nodes
+        const [first] = cluster.nodes
         const token = await signUpAt(first!.url)
         const agentId = await echoAssistant(first!.url, token)
         const urls = cluster.nodes.map((node) => node.url)
@@ -49,15 +49,19 @@ describe("a three-node cluster", () => {
         const acknowledged = new Map<string, Array<Acknowledged>>(sessions.map((id) => [id, []]))
         let killedAt = 0
         let victimSessions = new Set<string>()
+        // The node that owns the most conversations at that moment (a node that started last under load may own
+        // none yet).
         const kill = async () => {
-          const owners = await pg.query<{ id: string }>(
-            `SELECT id FROM runtime_sessions WHERE owner_runner = $1`,
-            [`127.0.0.1:${victim!.runnerPort}`]
+          const owners = await pg.query<{ id: string; owner_runner: string }>(
+            `SELECT id, owner_runner FROM runtime_sessions`
           )
-          victimSessions = new Set(owners.rows.map((row) => row.id))
+          const owned = (node: (typeof cluster.nodes)[number]) =>
+            owners.rows.filter((row) => row.owner_runner === `127.0.0.1:${node.runnerPort}`).map((row) => row.id)
+          const victim = cluster.nodes.reduce((most, node) => owned(node).length > owned(most).length ? node : most)
+          victimSessions = new Set(owned(victim))
           killedAt = Date.now()
-          victim!.kill("SIGKILL")
-          live = urls.filter((url) => url !== victim!.url)
+          victim.kill("SIGKILL")
+          live = urls.filter((url) => url !== victim.url)
         }
 
         // Each client talks to its own node first (as a sticky load balancer would) and moves on when it fails.
