@@ -14,6 +14,7 @@ import {
   type NodeAddress,
   type ParleyChild,
   portIsFree,
+  restartsAfter,
   spawnNode,
   STOP_GRACE_MS,
   stopAll,
@@ -140,17 +141,13 @@ const run = async () => {
   if (stopping) return
 
   console.log(`cluster: starting ${count} node(s)`)
-  const nodes: Array<{ readonly address: NodeAddress; readonly child: ParleyChild }> = []
+  const nodes: Array<{ readonly address: NodeAddress; child: ParleyChild }> = []
+  const printLine = (address: NodeAddress) => (line: string, stream: "stdout" | "stderr") => {
+    if (streaming) process[stream].write(`[${address.index}] ${line}\n`)
+  }
   const start = (address: NodeAddress) => {
     if (stopping) return Promise.reject(new Error("stopping"))
-    const child = spawnNode(address, {
-      env,
-      built,
-      databaseUrl,
-      onLine: (line, stream) => {
-        if (streaming) process[stream].write(`[${address.index}] ${line}\n`)
-      }
-    })
+    const child = spawnNode(address, { env, built, databaseUrl, onLine: printLine(address) })
     children.push(child)
     nodes.push({ address, child })
     return waitReady(address, child)
@@ -162,16 +159,33 @@ const run = async () => {
   }
   if (stopping) return
 
-  for (const { address, child } of nodes) {
-    console.log(`node ${address.index}  ${httpUrl(address)}  runner ${HOST}:${address.runnerPort}  pid ${child.pid}`)
+  const watch = (entry: { readonly address: NodeAddress; child: ParleyChild }) => {
+    const { address, child } = entry
     void child.exited.then((exit) => {
       if (stopping) return
       console.error(`cluster: node ${address.index} (pid ${child.pid}) ${describeExit(exit)}`)
+      // A supervisor's part (what Kubernetes and Docker's restart policy do in production).
+      if (restartsAfter(exit)) {
+        console.error(`cluster: node ${address.index} stopped after a pause; starting it again`)
+        entry.child = spawnNode(address, { env, built, databaseUrl, onLine: printLine(address) })
+        children.push(entry.child)
+        watch(entry)
+        waitReady(address, entry.child).then(
+          () => console.log(`node ${address.index}  ${httpUrl(address)}  ready again, pid ${entry.child.pid}`),
+          (error) => console.error(`cluster: ${(error as Error).message}`)
+        )
+        return
+      }
       if (nodes.every((node) => !node.child.running())) {
         console.error("cluster: no node is left running")
         process.exit(1)
       }
     })
+  }
+  for (const entry of nodes) {
+    const { address, child } = entry
+    console.log(`node ${address.index}  ${httpUrl(address)}  runner ${HOST}:${address.runnerPort}  pid ${child.pid}`)
+    watch(entry)
   }
   console.log("cluster: ready; Ctrl-C stops the nodes")
   streaming = !options.quiet

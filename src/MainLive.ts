@@ -5,6 +5,7 @@
  */
 import { HttpServer } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import { PauseGuardLive } from "./actors/PauseGuard.js"
 import { HttpAppLive, NodeServerLive } from "./http/Http.js"
 import { MetricsExposition } from "./observability/MetricsExposition.js"
 import { TracingLive } from "./observability/Tracing.js"
@@ -44,8 +45,12 @@ export const ParleyLive = Layer.mergeAll(HttpAppLive, RecordStart).pipe(
   Layer.provide(TracingLive)
 )
 
-/** A node listening on the configured host and port. */
-export const MainLive = ParleyLive.pipe(
+/**
+ * A node listening on the configured host and port, in a process of its own:
+ * one that stood still too long exits to be started afresh (`PauseGuardLive`).
+ */
+export const MainLive = PauseGuardLive.pipe(
+  Layer.provideMerge(ParleyLive),
   HttpServer.withLogAddress,
   Layer.provide(NodeServerLive),
   Layer.provide(MailerLive)

@@ -8,6 +8,7 @@ import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
+import { PAUSED_EXIT_CODE } from "../../src/actors/PauseGuard.js"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 
@@ -43,6 +44,12 @@ export interface Exit {
 
 export const describeExit = ({ code, signal }: Exit): string =>
   signal !== null ? `killed by ${signal}` : `exited with code ${code}`
+
+/**
+ * Whether a supervisor starts a node that ended so again: one that stood
+ * still too long exits with `PAUSED_EXIT_CODE` to be started afresh.
+ */
+export const restartsAfter = (exit: Exit): boolean => exit.code === PAUSED_EXIT_CODE
 
 /** A `parley` child process and what it printed. */
 export interface ParleyChild {

@@ -8,12 +8,14 @@
  * answered, none lost, repeated or reordered (the transcripts hold exactly the
  * acknowledged turns, in order), every turn was written by its session's owner
  * at the time (fencing), and, for the frozen node, that its sessions answered
- * elsewhere before it woke and that it wrote nothing under its old ownership
- * once it did. The figures are printed; the bounds live in `bench/failover`.
+ * elsewhere before it woke, that it exited on waking (its locks may have
+ * expired) and was started afresh, and that it wrote nothing under its old
+ * ownership. The figures are printed; the bounds live in `bench/failover`.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import type Pg from "pg"
+import { PAUSED_EXIT_CODE } from "../../src/actors/PauseGuard.js"
 import { type Chatter, chatter, exactlyOnce, fenced, percentile } from "../support/Chaos.js"
 import { echoAssistant, signUpAt, startSession } from "../support/Conversations.js"
 import { type LocalCluster, localCluster } from "../support/LocalCluster.js"
@@ -152,10 +154,16 @@ describe("chaos on three nodes", () => {
           live.delete(victim.url)
           const recovery = await answeredAgain(chat, owned, from, FREEZE_MS)
           await sleep(Math.max(0, from + FREEZE_MS - Date.now()))
+          const frozenProcess = { pid: victim.pid, exited: victim.exited }
           victim.kill("SIGCONT")
           frozen = { runner: `127.0.0.1:${victim.runnerPort}`, from, to: Date.now() }
+          // It stood still longer than its locks last: it exits on waking, to be started afresh (here by LocalCluster,
+          // as by Kubernetes or Docker in production).
+          const exit = await Promise.race([frozenProcess.exited, sleep(10_000).then(() => "still running")])
+          expect(exit).toEqual({ code: PAUSED_EXIT_CODE, signal: null })
+          expect(victim.output()).toContain("stood still for")
           // Back in the balancer once it says it is ready again.
-          for (let i = 0; i < 100; i++) {
+          for (let i = 0; i < 150; i++) {
             const ready = await fetch(`${victim.url}/health/ready`).then((r) => r.ok, () => false)
             if (ready) break
             await sleep(200)

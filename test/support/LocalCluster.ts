@@ -13,6 +13,7 @@ import {
   type NodeAddress,
   type ParleyChild,
   portIsFree,
+  restartsAfter,
   spawnNode,
   spawnParley,
   stopAll,
@@ -35,7 +36,10 @@ export interface ClusterNode {
   readonly kill: (signal?: NodeJS.Signals) => void
   /** Resolves when the current process has ended. */
   readonly exited: Promise<Exit>
-  /** Stop the node if it runs, start it again on the same ports, and wait until it is ready. */
+  /**
+   * Stop the node if it runs, start it again on the same ports, and wait until it is ready. (A node that exits
+   * after a pause is started again without it, as its supervisor would.)
+   */
   readonly restart: () => Promise<void>
 }
 
@@ -102,8 +106,10 @@ export const startCluster = async (options: ClusterOptions): Promise<LocalCluste
       : spawnParley(["serve"], { env: { ...inherited, ...given[address.index - 1] }, built: spawnOptions.built })
 
   await migrate(spawnOptions).done
-  const nodes = addresses.map((address) => clusterNode(address, () => spawn(address)))
+  let stopping = false
+  const nodes = addresses.map((address) => clusterNode(address, () => spawn(address), () => stopping))
   const stop = async () => {
+    stopping = true
     await stopAll(nodes.flatMap((node) => node.current() ?? []))
   }
   try {
@@ -115,13 +121,21 @@ export const startCluster = async (options: ClusterOptions): Promise<LocalCluste
   return { nodes: nodes.map((node) => node.node), stop }
 }
 
-const clusterNode = (address: NodeAddress, spawn: () => ParleyChild) => {
+/**
+ * A node, started again as a supervisor would when it exits after a pause
+ * (`restartsAfter`), until the cluster stops.
+ */
+const clusterNode = (address: NodeAddress, spawn: () => ParleyChild, stopping: () => boolean) => {
   let current: ParleyChild | undefined
   let earlier = ""
-  const start = () => {
+  const start = (): Promise<void> => {
     earlier += current?.output() ?? ""
-    current = spawn()
-    return waitReady(address, current)
+    const child = spawn()
+    current = child
+    void child.exited.then((exit) => {
+      if (restartsAfter(exit) && current === child && !stopping()) start().catch(() => {})
+    })
+    return waitReady(address, child)
   }
   const node: ClusterNode = {
     index: address.index,
