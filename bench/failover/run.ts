@@ -16,7 +16,8 @@
  * With `--freeze`, the node is frozen (SIGSTOP) for 15 s instead of killed,
  * then woken (SIGCONT): a node that stops without dying keeps its database
  * connections, and its conversations must still move once its shard locks
- * expire; the woken node must write nothing under its old ownership. A turn
+ * expire; the woken node exits (it stood still longer than its locks last) and
+ * is started again, and must write nothing under its old ownership. A turn
  * whose request was already on its way to the node when it froze waits there
  * for the client's time-out (10 s) before it is sent elsewhere: such turns are
  * counted apart, with the recoveries of the others.
@@ -31,6 +32,7 @@
 import { Duration, Effect } from "effect"
 import * as Os from "node:os"
 import type Pg from "pg"
+import { PAUSED_EXIT_CODE } from "../../src/actors/PauseGuard.js"
 import { exactlyOnce, fenced } from "../../test/support/Chaos.js"
 import {
   type Acknowledged,
@@ -142,15 +144,22 @@ const killAndMeasure = (
     return { from: killedAt, recovery, held }
   })
 
-/** Wake a frozen node after `FREEZE_MS` and wait until it is ready again. */
+/**
+ * Wake a frozen node after `FREEZE_MS` and wait until it is ready again: it
+ * exits on waking (it stood still longer than its locks last) and LocalCluster
+ * starts it again, as a supervisor would. Whether the frozen process exited so.
+ */
 const wake = (victim: ClusterNode, frozenAt: number) =>
   Effect.promise(async () => {
     await sleep(Math.max(0, frozenAt + FREEZE_MS - Date.now()))
+    const exited = victim.exited
     victim.kill("SIGCONT")
+    const exit = await Promise.race([exited, sleep(10_000).then(() => undefined)])
     for (let i = 0; i < 150; i++) {
-      if (await fetch(`${victim.url}/health/ready`).then((r) => r.ok, () => false)) return
+      if (await fetch(`${victim.url}/health/ready`).then((r) => r.ok, () => false)) break
       await sleep(200)
     }
+    return exit?.code === PAUSED_EXIT_CODE
   })
 
 const main = Effect.gen(function*() {
@@ -202,6 +211,7 @@ const main = Effect.gen(function*() {
   /** The recoveries of conversations whose turn was not held by the stopped node until the client's time-out. */
   const notHeld: Array<number> = []
   const frozen: Array<{ readonly runner: string; readonly from: number }> = []
+  let exitedOnWaking = 0
   for (let k = 0; k < KILLS; k++) {
     const victim = cluster.nodes[k % NODES]!
     const { from, held, recovery } = yield* killAndMeasure(victim, pg, chat.acknowledged, (u) => live.delete(u))
@@ -211,7 +221,7 @@ const main = Effect.gen(function*() {
     const restartedAt = performance.now()
     if (FREEZE) {
       frozen.push({ runner: `127.0.0.1:${victim.runnerPort}`, from })
-      yield* wake(victim, from)
+      if (yield* wake(victim, from)) exitedOnWaking++
     } else {
       yield* Effect.promise(() => victim.restart())
     }
@@ -268,7 +278,7 @@ const main = Effect.gen(function*() {
         stale.length === 0
           ? "PASS (nothing written under the ownership a node had before it froze)"
           : `FAIL: ${stale.length} turns written under a pre-freeze epoch after waking`
-      }`
+      }; ${exitedOnWaking} of ${KILLS} exited on waking (status ${PAUSED_EXIT_CODE}) and were started afresh`
     )
   }
   console.log(`\n(${((performance.now() - started) / 1000).toFixed(0)} s in all)`)

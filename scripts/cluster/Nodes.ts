@@ -68,7 +68,16 @@ export interface SpawnOptions {
   readonly built: boolean
   /** Called with each complete line the process prints. */
   readonly onLine?: (line: string, stream: "stdout" | "stderr") => void
+  /** A file to which all the process prints is appended as well. */
+  readonly logFile?: string
 }
+
+/**
+ * Where nodes' output goes as well, for a look after a benchmark or a failed
+ * run: `PARLEY_NODE_LOG_DIR`, one `node-<index>.log` per node (a restarted
+ * node appends to its file).
+ */
+const nodeLogDir = process.env["PARLEY_NODE_LOG_DIR"]
 
 const builtMain = Path.join(root, "dist", "main.js")
 
@@ -85,10 +94,12 @@ export const spawnParley = (args: ReadonlyArray<string>, options: SpawnOptions):
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""
+  const logFile = options.logFile === undefined ? undefined : Fs.createWriteStream(options.logFile, { flags: "a" })
   const collect = (stream: "stdout" | "stderr") => {
     let partial = ""
     child[stream].setEncoding("utf8")
     child[stream].on("data", (chunk: string) => {
+      logFile?.write(chunk)
       output += chunk
       if (output.length > 2 * MAX_OUTPUT_CHARS) output = output.slice(-MAX_OUTPUT_CHARS)
       const lines = (partial + chunk).split("\n")
@@ -102,7 +113,12 @@ export const spawnParley = (args: ReadonlyArray<string>, options: SpawnOptions):
   collect("stdout")
   collect("stderr")
   // "close" rather than "exit": by then all of the output has been read.
-  const exited = new Promise<Exit>((resolve) => child.on("close", (code, signal) => resolve({ code, signal })))
+  const exited = new Promise<Exit>((resolve) =>
+    child.on("close", (code, signal) => {
+      logFile?.end()
+      resolve({ code, signal })
+    })
+  )
   return {
     pid: child.pid!,
     output: () => output,
@@ -128,7 +144,12 @@ export const nodeEnv = (address: NodeAddress, env: NodeJS.ProcessEnv, databaseUr
 export const spawnNode = (
   address: NodeAddress,
   options: SpawnOptions & { readonly databaseUrl: string }
-): ParleyChild => spawnParley(["serve"], { ...options, env: nodeEnv(address, options.env, options.databaseUrl) })
+): ParleyChild =>
+  spawnParley(["serve"], {
+    ...options,
+    env: nodeEnv(address, options.env, options.databaseUrl),
+    ...(nodeLogDir === undefined ? {} : { logFile: Path.join(nodeLogDir, `node-${address.index}.log`) })
+  })
 
 const lastLines = (text: string, count = 30) => text.trimEnd().split("\n").slice(-count).join("\n")
 

@@ -66,8 +66,13 @@ export const MasterKey = optionalSecret("PARLEY_MASTER_KEY").pipe(
 )
 
 /** Where users reach this deployment: links in mails and the token issuer are built from it. */
-export const PublicUrl = textOr("PARLEY_PUBLIC_URL", "http://localhost:8080").pipe(
-  Config.withDescription("The URL users reach Parley at (mail links, token issuer); required in production")
+export const PublicUrl = Config.all([optionalText("PARLEY_PUBLIC_URL"), Port]).pipe(
+  // Unset, it follows the port: a node started on another port mails links and hands out snippets that reach it.
+  Config.map(([given, port]) => Option.getOrElse(given, () => `http://localhost:${port}`)),
+  Config.withDescription(
+    "The URL users reach Parley at (mail links, embed snippets, token issuer); default http://localhost:<PORT>; " +
+      "required in production"
+  )
 )
 
 /** `PARLEY_PUBLIC_URL` if it is given: production requires it, as its default names localhost. */

@@ -68,6 +68,13 @@ describe("blank settings", () => {
     expect(Either.getOrThrow(read(Host, { PARLEY_HOST: "127.0.0.2" }))).toBe("127.0.0.2")
   })
 
+  it("make an unset public URL follow the port, so mailed links and snippets reach the node", () => {
+    expect(Either.getOrThrow(read(PublicUrl, { PORT: "9123" }))).toBe("http://localhost:9123")
+    expect(Either.getOrThrow(read(PublicUrl, { PORT: "9123", PARLEY_PUBLIC_URL: " " }))).toBe("http://localhost:9123")
+    expect(Either.getOrThrow(read(PublicUrl, { PORT: "9123", PARLEY_PUBLIC_URL: "https://chat.example.com" })))
+      .toBe("https://chat.example.com")
+  })
+
   it("count as missing in production, where they are required", () => {
     const refused = read(checkProductionSettings, {
       PARLEY_ENV: "production",

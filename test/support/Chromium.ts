@@ -30,7 +30,7 @@ export const chromiumContext = Effect.acquireRelease(
   Effect.promise(async () => {
     if (!Fs.existsSync(CHROMIUM)) {
       throw new Error(
-        `The browser tests need Chromium at ${CHROMIUM}: apt-get install chromium (or run bash .ci/run).`
+        `The browser tests need Chromium at ${CHROMIUM}: apt-get install chromium fonts-liberation (npm test installs them when it runs as root).`
       )
     }
     const profile = Fs.mkdtempSync(Path.join(Os.tmpdir(), "parley-chromium-"))

@@ -40,6 +40,6 @@ export const ensurePromtool = () => {
   try {
     execFileSync("promtool", ["--version"], { stdio: "ignore" })
   } catch {
-    throw new Error("The metrics tests need promtool: apt-get install prometheus (or run bash .ci/run).")
+    throw new Error("The metrics tests need promtool: apt-get install prometheus (npm test installs it when it runs as root).")
   }
 }
