@@ -65,7 +65,7 @@ export const MasterKey = optionalSecret("PARLEY_MASTER_KEY").pipe(
   )
 )
 
-/** Where users reach this deployment: links in mails and the token issuer are built from it. */
+/** Where users reach this deployment: links in mails and embed snippets are built from it. */
 export const PublicUrl = Config.all([optionalText("PARLEY_PUBLIC_URL"), Port]).pipe(
   // Unset, it follows the port: a node started on another port mails links and hands out snippets that reach it.
   Config.map(([given, port]) => Option.getOrElse(given, () => `http://localhost:${port}`)),
@@ -77,6 +77,16 @@ export const PublicUrl = Config.all([optionalText("PARLEY_PUBLIC_URL"), Port]).p
 
 /** `PARLEY_PUBLIC_URL` if it is given: production requires it, as its default names localhost. */
 export const GivenPublicUrl = optionalText("PARLEY_PUBLIC_URL")
+
+/** The access tokens' issuer when `PARLEY_PUBLIC_URL` is not given. */
+export const DEFAULT_TOKEN_ISSUER = "parley"
+
+/**
+ * The access tokens' issuer: `PARLEY_PUBLIC_URL`, or `DEFAULT_TOKEN_ISSUER`
+ * when it is not given. Never the port-following default of `PublicUrl`: every
+ * node of a cluster must issue and accept the same, whatever its port.
+ */
+export const TokenIssuer = Config.map(GivenPublicUrl, Option.getOrElse(() => DEFAULT_TOKEN_ISSUER))
 
 /** How many reverse proxies stand in front of the nodes; their `X-Forwarded-For` entries are trusted. */
 export const TrustedProxyHops = Config.integer("PARLEY_TRUSTED_PROXY_HOPS").pipe(

@@ -9,6 +9,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify, SignJWT, UnsecuredJWT } from "jose"
 import { v4 as uuidv4 } from "uuid"
+import { DEFAULT_TOKEN_ISSUER } from "../../src/config/Settings.js"
 import { SigningKeyRepo } from "../../src/persistence/identity/SigningKeyRepo.js"
 import { SigningKeys } from "../../src/services/identity/SigningKeys.js"
 import { MasterKey } from "../../src/services/MasterKey.js"
@@ -46,7 +47,7 @@ layer(testServer(), { excludeTestServices: true })("access tokens", (it) => {
           edit(
             new SignJWT(claims)
               .setProtectedHeader({ alg: "EdDSA", kid: key.kid, typ: "at+jwt", ...header })
-              .setIssuer("http://localhost:8080")
+              .setIssuer(DEFAULT_TOKEN_ISSUER)
               .setAudience("parley")
               .setSubject(account.userId)
               .setIssuedAt()
@@ -63,7 +64,7 @@ layer(testServer(), { excludeTestServices: true })("access tokens", (it) => {
       expect((yield* me(yield* sign((jwt) => jwt.setAudience("someone-else")))).status).toBe(401)
       expect((yield* me(yield* sign((jwt) => jwt.setIssuer("https://evil.example")))).status).toBe(401)
       expect((yield* me(yield* sign((jwt) => jwt, { typ: "JWT" }))).status).toBe(401)
-      const unsigned = new UnsecuredJWT({ ...claims, sub: account.userId, aud: "parley", iss: "http://localhost:8080" })
+      const unsigned = new UnsecuredJWT({ ...claims, sub: account.userId, aud: "parley", iss: DEFAULT_TOKEN_ISSUER })
         .setExpirationTime("15m").setIssuedAt().encode()
       expect((yield* me(unsigned)).status).toBe(401)
       // A key of the attacker's, offered in the header (jwk) and as the signer: never trusted.
@@ -72,7 +73,7 @@ layer(testServer(), { excludeTestServices: true })("access tokens", (it) => {
       const forged = yield* Effect.promise(() =>
         new SignJWT({ ...claims, sub: account.userId })
           .setProtectedHeader({ alg: "EdDSA", typ: "at+jwt", jwk: attackerJwk, kid: key.kid })
-          .setIssuer("http://localhost:8080").setAudience("parley").setIssuedAt().setExpirationTime("15m").setJti(
+          .setIssuer(DEFAULT_TOKEN_ISSUER).setAudience("parley").setIssuedAt().setExpirationTime("15m").setJti(
             uuidv4()
           )
           .sign(attacker.privateKey)

@@ -8,7 +8,7 @@
 import { Data, Effect, Either, Option, Schema } from "effect"
 import { errors, jwtVerify, SignJWT } from "jose"
 import { v4 as uuidv4 } from "uuid"
-import { PublicUrl } from "../../config/Settings.js"
+import { TokenIssuer } from "../../config/Settings.js"
 import { ACCESS_TOKEN_AUDIENCE, AccessTokenClaims } from "../../domain/identity/AccessTokenClaims.js"
 import type { SessionId, UserId } from "../../domain/identity/Ids.js"
 import { ACCESS_TOKEN_TTL_SECONDS } from "../../domain/identity/Login.js"
@@ -34,7 +34,7 @@ const VERIFIED_TOKENS_CAPACITY = 20_000
 export class AccessTokens extends Effect.Service<AccessTokens>()("parley/services/identity/AccessTokens", {
   effect: Effect.gen(function*() {
     const keys = yield* SigningKeys
-    const issuer = yield* PublicUrl
+    const issuer = yield* TokenIssuer
 
     const issue = Effect.fn("AccessTokens.issue")(function*(subject: { userId: UserId; sessionId: SessionId }) {
       const key = keys.current
