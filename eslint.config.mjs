@@ -2,7 +2,7 @@ import * as effectEslint from "@effect/eslint-plugin"
 import tseslint from "typescript-eslint"
 
 export default tseslint.config(
-  { ignores: ["**/dist", "**/node_modules", "**/.parley", "**/.scratch", "**/*.md"] },
+  { ignores: ["**/dist", "**/node_modules", "**/.parley", "**/.scratch", "**/.build", "**/*.md"] },
   ...tseslint.configs.recommended,
   ...effectEslint.configs.dprint,
   {

@@ -1,0 +1,63 @@
+/**
+ * `npm start [-- <command>]`: Parley from the sources in a second or two.
+ * esbuild bundles `src/main.ts` and the packages it uses into
+ * `.build/main.js` when a source or the lockfile is newer than the bundle,
+ * then runs it in this process: `parley serve` unless a command is given.
+ * No type check here: that is `npm run typecheck`, and CI's. `npm run build`
+ * is the full build (`dist/`, with the types of the `parley/api` export).
+ */
+import { build } from "esbuild"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+
+const root = fileURLToPath(new URL("../", import.meta.url))
+const outDir = Path.join(root, ".build")
+const bundle = Path.join(outDir, "main.js")
+/** Files the program is read from besides its sources: a change in them rebuilds. */
+const inputs = ["package.json", "package-lock.json", "tsconfig.json", "scripts/start.mjs"]
+
+/** The newest modification time among the sources and `inputs`, in ms. */
+const newestInput = () => {
+  let newest = 0
+  const visit = (path) => {
+    const stat = Fs.statSync(path)
+    if (stat.isDirectory()) for (const entry of Fs.readdirSync(path)) visit(Path.join(path, entry))
+    else newest = Math.max(newest, stat.mtimeMs)
+  }
+  visit(Path.join(root, "src"))
+  for (const input of inputs) {
+    if (Fs.existsSync(Path.join(root, input))) visit(Path.join(root, input))
+  }
+  return newest
+}
+
+const upToDate = () => Fs.existsSync(bundle) && Fs.statSync(bundle).mtimeMs > newestInput()
+
+if (!upToDate()) {
+  const started = performance.now()
+  await build({
+    entryPoints: [Path.join(root, "src", "main.ts")],
+    outfile: bundle,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    // The packages are bundled too: Node then reads one file instead of resolving and loading some two thousand
+    // modules (about a second less of a start). Kept outside: PGlite (it reads its WebAssembly next to its
+    // module) and the optional native add-ons.
+    external: ["@electric-sql/pglite", "pg-native", "msgpackr-extract"],
+    // Some packages call `require` from their ES modules.
+    banner: { js: "import { createRequire as parleyCreateRequire } from 'node:module'; const require = parleyCreateRequire(import.meta.url);" },
+    // A source map beside it (run with --enable-source-maps to read stack traces by it: a second longer a start).
+    sourcemap: true,
+    logLevel: "warning"
+  })
+  // Read at run time next to the program (src/embed/WidgetScript.ts).
+  Fs.copyFileSync(Path.join(root, "src", "embed", "widget.js"), Path.join(outDir, "widget.js"))
+  console.error(`start: built .build/main.js in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+}
+
+const args = process.argv.slice(2)
+process.argv = [process.argv[0], bundle, ...(args.length === 0 ? ["serve"] : args)]
+await import(pathToFileURL(bundle).href)
