@@ -22,7 +22,7 @@ const newestInput = () => {
   let newest = 0
   const visit = (path) => {
     const stat = Fs.statSync(path)
-    if (stat.isDirectory()) for (const entry of Fs.readdirSync(path)) visit(Path.join(path, entry))
+    if (stat.isDirectory()) { for (const entry of Fs.readdirSync(path)) visit(Path.join(path, entry)) }
     else newest = Math.max(newest, stat.mtimeMs)
   }
   visit(Path.join(root, "src"))
@@ -48,7 +48,10 @@ if (!upToDate()) {
     // module) and the optional native add-ons.
     external: ["@electric-sql/pglite", "pg-native", "msgpackr-extract"],
     // Some packages call `require` from their ES modules.
-    banner: { js: "import { createRequire as parleyCreateRequire } from 'node:module'; const require = parleyCreateRequire(import.meta.url);" },
+    banner: {
+      js:
+        "import { createRequire as parleyCreateRequire } from 'node:module'; const require = parleyCreateRequire(import.meta.url);"
+    },
     // A source map beside it (run with --enable-source-maps to read stack traces by it: a second longer a start).
     sourcemap: true,
     logLevel: "warning"

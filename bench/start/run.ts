@@ -35,7 +35,12 @@ const timeToReady = async (command: ReadonlyArray<string>, dataDir: string): Pro
   const started = performance.now()
   const child = spawn(command[0]!, command.slice(1), {
     cwd: root,
-    env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", PORT: String(port), PARLEY_DATA_DIR: dataDir },
+    env: {
+      PATH: process.env["PATH"] ?? "",
+      HOME: process.env["HOME"] ?? "",
+      PORT: String(port),
+      PARLEY_DATA_DIR: dataDir
+    },
     stdio: ["ignore", "ignore", "pipe"]
   })
   let errors = ""

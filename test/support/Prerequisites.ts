@@ -40,6 +40,8 @@ export const ensurePromtool = () => {
   try {
     execFileSync("promtool", ["--version"], { stdio: "ignore" })
   } catch {
-    throw new Error("The metrics tests need promtool: apt-get install prometheus (npm test installs it when it runs as root).")
+    throw new Error(
+      "The metrics tests need promtool: apt-get install prometheus (npm test installs it when it runs as root)."
+    )
   }
 }
