@@ -75,6 +75,19 @@ export const PublicUrl = Config.all([optionalText("PARLEY_PUBLIC_URL"), Port]).p
   )
 )
 
+/**
+ * Where the links Parley mails point (`…/verify-email`, `…/reset-password`,
+ * `…/accept-invitation`, each with `?token=`): Parley's own pages at the
+ * public URL unless a front end with pages of its own takes them.
+ */
+export const MailLinkUrl = Config.all([optionalText("PARLEY_MAIL_LINK_URL"), PublicUrl]).pipe(
+  Config.map(([given, publicUrl]) => Option.getOrElse(given, () => publicUrl)),
+  Config.withDescription(
+    "Base URL of mailed links (/verify-email, /reset-password, /accept-invitation with ?token=); default " +
+      "PARLEY_PUBLIC_URL, where Parley serves those pages"
+  )
+)
+
 /** `PARLEY_PUBLIC_URL` if it is given: production requires it, as its default names localhost. */
 export const GivenPublicUrl = optionalText("PARLEY_PUBLIC_URL")
 
@@ -317,6 +330,7 @@ export const environmentVariables = [
   "METRICS_TOKEN",
   "PARLEY_MASTER_KEY",
   "PARLEY_PUBLIC_URL",
+  "PARLEY_MAIL_LINK_URL",
   "PARLEY_TRUSTED_PROXY_HOPS",
   "PARLEY_JWT_PRIVATE_KEY",
   "PARLEY_SMTP_URL",

@@ -1,7 +1,7 @@
 /**
  * The HTTP server: the contract's routes, the OpenAPI document at
  * `/openapi.json`, the interactive reference at `/docs`, the web chat widget
- * at `/embed/v1/widget.js`, and the middleware
+ * at `/embed/v1/widget.js`, the pages mailed links open, and the middleware
  * every request passes through (outermost first): observability (trace id,
  * metrics, one log line), security headers, `Retry-After` on 429s and 503s,
  * the bound on requests in flight (503 beyond it), typed errors for
@@ -16,6 +16,7 @@ import { Admission } from "../services/Admission.js"
 import { Api } from "./Api.js"
 import { ApiLive } from "./ApiLive.js"
 import { widgetRoute, WidgetRouteLive } from "./embed/WidgetRoute.js"
+import { LinkPagesLive, linkPageRoutes } from "./pages/LinkPagesRoute.js"
 import { FrontDoor, frontDoorServer } from "./FrontDoor.js"
 import { errorResponses } from "./middleware/ErrorResponses.js"
 import { handlerTimeout } from "./middleware/HandlerTimeout.js"
@@ -33,7 +34,8 @@ import { makeAllowedMethods, routesOf } from "./RouteTable.js"
 const routesBeside = [
   { method: "GET", path: "/openapi.json", group: "documentation", name: "openapi" },
   { method: "GET", path: "/docs", group: "documentation", name: "docs" },
-  widgetRoute
+  widgetRoute,
+  ...linkPageRoutes
 ] as const
 
 /** The API as an app, wrapped in Parley's request handling, served on the current `HttpServer`. */
@@ -72,7 +74,8 @@ export const HttpAppLive = Layer.unwrapScoped(
     // The reference's own fonts would come from fonts.scalar.com: /docs loads nothing from outside (its CSP).
     HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } }),
     HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
-    WidgetRouteLive
+    WidgetRouteLive,
+    LinkPagesLive
   ]),
   Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]),
   Layer.provide(ApiLive)

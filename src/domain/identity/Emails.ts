@@ -42,6 +42,13 @@ const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (char) =
 // A subject is one header line: user-provided names must not break it.
 const oneLine = (value: string): string => value.replace(/\s+/g, " ").trim()
 
+/** The paths of the mailed links, after the mail link URL; Parley serves a page at each (`src/http/pages`). */
+export const MAIL_LINK_PATHS = {
+  verifyEmail: "/verify-email",
+  resetPassword: "/reset-password",
+  acceptInvitation: "/accept-invitation"
+} as const
+
 const actionLink = (publicUrl: string, path: string, token: MailToken): string => {
   const value = Redacted.isRedacted(token) ? Redacted.value(token) : token
   return `${publicUrl.replace(/\/+$/, "")}${path}?token=${encodeURIComponent(value)}`
@@ -100,7 +107,7 @@ export const verificationEmail = (input: {
   readonly token: MailToken
   readonly publicUrl: string
 }): MailMessage => {
-  const url = actionLink(input.publicUrl, "/verify-email", input.token)
+  const url = actionLink(input.publicUrl, MAIL_LINK_PATHS.verifyEmail, input.token)
   return {
     to: input.to,
     subject: "Confirm your email address for Parley",
@@ -125,7 +132,7 @@ export const passwordResetEmail = (input: {
   readonly token: MailToken
   readonly publicUrl: string
 }): MailMessage => {
-  const url = actionLink(input.publicUrl, "/reset-password", input.token)
+  const url = actionLink(input.publicUrl, MAIL_LINK_PATHS.resetPassword, input.token)
   return {
     to: input.to,
     subject: "Reset your Parley password",
@@ -154,7 +161,7 @@ export const invitationEmail = (input: {
   readonly token: MailToken
   readonly publicUrl: string
 }): MailMessage => {
-  const url = actionLink(input.publicUrl, "/accept-invitation", input.token)
+  const url = actionLink(input.publicUrl, MAIL_LINK_PATHS.acceptInvitation, input.token)
   return {
     to: input.to,
     subject: oneLine(`${input.inviterName} invited you to ${input.workspaceName} on Parley`),

@@ -8,7 +8,7 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, DateTime, Effect, Option, Redacted } from "effect"
 import { v7 as uuidv7 } from "uuid"
-import { PublicUrl } from "../../config/Settings.js"
+import { MailLinkUrl } from "../../config/Settings.js"
 import { passwordResetEmail, securityNoticeEmail, verificationEmail } from "../../domain/identity/Emails.js"
 import { EMAIL_VERIFICATION_TTL_SECONDS } from "../../domain/identity/EmailVerification.js"
 import type { SessionId, UserId, WorkspaceId } from "../../domain/identity/Ids.js"
@@ -63,7 +63,7 @@ export class Accounts extends Effect.Service<Accounts>()("parley/services/identi
     const directory = yield* IdentityDirectory
     const audit = yield* AccountAudit
     const log = yield* AuditLog
-    const publicUrl = yield* PublicUrl
+    const publicUrl = yield* MailLinkUrl
 
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 

@@ -7,7 +7,7 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, DateTime, Effect, Option, Redacted } from "effect"
 import { v7 as uuidv7 } from "uuid"
-import { PublicUrl } from "../../config/Settings.js"
+import { MailLinkUrl } from "../../config/Settings.js"
 import type { Role } from "../../domain/Capability.js"
 import type { Email } from "../../domain/identity/Email.js"
 import { invitationEmail } from "../../domain/identity/Emails.js"
@@ -42,7 +42,7 @@ export class Invitations extends Effect.Service<Invitations>()("parley/services/
     const members = yield* Workspaces
     const directory = yield* IdentityDirectory
     const mailer = yield* Mailer
-    const publicUrl = yield* PublicUrl
+    const publicUrl = yield* MailLinkUrl
 
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
