@@ -65,6 +65,7 @@ const page = (title: string, body: string, script: string): string =>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>${title} · Parley</title>
 <style>${style}</style>
 </head>

@@ -1,12 +1,13 @@
 /**
  * Delivering a turn to its session's entity, for both the editors' and the
- * public route, and mapping the cluster's answers to typed ones. Three
+ * public route, and mapping the cluster's answers to typed ones. Four
  * answers are transient and make it send the same message again (its primary
  * key makes that safe: the turn still runs once, and a resend is answered from
  * storage if it has): a reply that came back interrupted (the node running
  * the entity was handing its shards over), `AlreadyProcessingMessage` (a
- * repeat of a turn that is still running: the repeat waits for its end), and
- * no answer within `ASK_AGAIN_AFTER`. The last is for a node that stopped
+ * repeat of a turn that is still running: the repeat waits for its end), a
+ * connection to the owner's runner that broke (it died mid-send), and no
+ * answer within `ASK_AGAIN_AFTER`. The last is for a node that stopped
  * without dying (frozen): a request sent to its runner waits for as long as
  * it is frozen, while its shards move to the others once its lock expires;
  * asked again, the cluster notifies the new owner and reads the answer from
@@ -18,7 +19,7 @@
  * refusals become a typed 503.
  */
 import type { ClusterError } from "@effect/cluster"
-import { Cause, Clock, Data, Duration, Effect, Schedule } from "effect"
+import { Cause, Chunk, Clock, Data, Duration, Effect, Predicate, Schedule } from "effect"
 import { NotReady } from "../../domain/HttpErrors.js"
 import type { IdempotencyKeyReused } from "../../domain/Idempotency.js"
 import type {
@@ -54,6 +55,22 @@ class ReplyInterrupted extends Data.TaggedError("ReplyInterrupted")<{}> {}
 class ReplyOverdue extends Data.TaggedError("ReplyOverdue")<{}> {}
 
 /**
+ * The connection to the owner's runner broke while the turn was sent (the
+ * node died mid-write): the cluster's client lets the socket's error through
+ * as it is, and the turn is sent again once the shard has moved.
+ */
+class RunnerUnreachable extends Data.TaggedError("RunnerUnreachable")<{}> {}
+
+/** The socket transport's and the RPC client's errors (`@effect/platform` Socket, `@effect/rpc`). */
+const TRANSPORT_ERRORS = new Set(["SocketError", "RpcClientError"])
+
+const isTransportError = (u: unknown) => Predicate.hasProperty(u, "_tag") && TRANSPORT_ERRORS.has(String(u._tag))
+
+/** Whether a send failed, or died, because the connection to the runner broke. */
+const brokeInTransport = (cause: Cause.Cause<unknown>) =>
+  Chunk.some(Cause.defects(cause), isTransportError) || Chunk.some(Cause.failures(cause), isTransportError)
+
+/**
  * How long one send waits before the turn is asked for again. Well above a
  * turn's time (milliseconds; a second or so on a saturated node), and short
  * against the lock expiration (4 s), so a frozen owner's turns are answered
@@ -86,7 +103,8 @@ export const DELIVERY_LIMIT = Duration.seconds(25)
 export const RELEASE_AFTER = Duration.seconds(3)
 
 const isTransient = (error: { readonly _tag: string }) =>
-  error._tag === "ReplyInterrupted" || error._tag === "ReplyOverdue" || error._tag === "AlreadyProcessingMessage"
+  error._tag === "ReplyInterrupted" || error._tag === "ReplyOverdue" || error._tag === "RunnerUnreachable" ||
+  error._tag === "AlreadyProcessingMessage"
 
 /**
  * `send` (the client's `Turn` call for the session), sent again while its
@@ -114,8 +132,19 @@ export const sendTurn = (
 
 const deliver = (sessionId: RuntimeSessionId, send: TurnSent, releaseWhenDue: Effect.Effect<void>): TurnDelivered =>
   send.pipe(
-    Effect.catchAllCause((cause): Effect.Effect<never, Effect.Effect.Error<TurnSent> | ReplyInterrupted> =>
-      Cause.isInterruptedOnly(cause) ? Effect.fail(new ReplyInterrupted()) : Effect.failCause(cause)
+    Effect.catchAllCause((
+      cause
+    ): Effect.Effect<never, Effect.Effect.Error<TurnSent> | ReplyInterrupted | RunnerUnreachable> =>
+      Cause.isInterruptedOnly(cause)
+        ? Effect.fail(new ReplyInterrupted())
+        : brokeInTransport(cause)
+        ? Effect.zipRight(
+          Effect.logInfo("The connection to a turn's owner broke; sending it again with the same key", cause).pipe(
+            Effect.annotateLogs({ sessionId })
+          ),
+          Effect.fail(new RunnerUnreachable())
+        )
+        : Effect.failCause(cause)
     ),
     // A send to a frozen runner never returns: stop waiting for it (without waiting for its interruption either).
     Effect.disconnect,
@@ -136,6 +165,8 @@ const deliver = (sessionId: RuntimeSessionId, send: TurnSent, releaseWhenDue: Ef
     }),
     Effect.catchTags({
       ReplyInterrupted: () =>
+        Effect.fail(new NotReady({ message: "The conversation is moving to another node; retry with the same key" })),
+      RunnerUnreachable: () =>
         Effect.fail(new NotReady({ message: "The conversation is moving to another node; retry with the same key" })),
       ReplyOverdue: () =>
         Effect.fail(new NotReady({ message: "This turn is still being processed; retry with the same key" })),

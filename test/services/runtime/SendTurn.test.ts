@@ -1,4 +1,5 @@
 import { ClusterError, EntityAddress, EntityId, EntityType, ShardId, Snowflake } from "@effect/cluster"
+import { Socket } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Fiber, FiberId, TestClock } from "effect"
 import { type RuntimeSessionId, TurnFailed } from "../../../src/domain/runtime/RuntimeSession.js"
@@ -36,6 +37,28 @@ describe("sendTurn", () => {
       yield* TestClock.adjust("1 second")
       expect(yield* fiber.await).toEqual(Exit.succeed(reply))
       expect(calls()).toBe(3)
+    }))
+
+  it.effect("sends again when the connection to the owner's runner broke mid-send (it died), failed or died", () =>
+    Effect.gen(function*() {
+      const broken = new Socket.SocketGenericError({ reason: "Write", cause: new Error("EPIPE") })
+      const { calls, send } = scripted([
+        Effect.die(broken),
+        Effect.fail(broken) as unknown as TurnSent,
+        Effect.succeed(reply)
+      ])
+      const fiber = yield* Effect.fork(sendTurn(sessionId, send))
+      yield* TestClock.adjust("1 second")
+      expect(yield* fiber.await).toEqual(Exit.succeed(reply))
+      expect(calls()).toBe(3)
+    }))
+
+  it.effect("lets any other defect through (a bug is not retried into a 503)", () =>
+    Effect.gen(function*() {
+      const { calls, send } = scripted([Effect.die(new Error("a bug")), Effect.succeed(reply)])
+      const exit = yield* sendTurn(sessionId, send).pipe(Effect.exit)
+      expect(Exit.isFailure(exit) && Cause.isDie(exit.cause)).toBe(true)
+      expect(calls()).toBe(1)
     }))
 
   it.effect("waits for a turn that is still running, by asking again soon", () =>
