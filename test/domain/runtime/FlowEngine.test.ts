@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, TestClock } from "effect"
 import type { BotMessage } from "../../../src/domain/runtime/BotMessage.js"
-import { advance, MAX_NODES_PER_STEP, open } from "../../../src/domain/runtime/engine/FlowEngine.js"
+import { advance, ENGINE_END_TEXT, MAX_NODES_PER_STEP, open } from "../../../src/domain/runtime/engine/FlowEngine.js"
 import { compile } from "../../../src/domain/runtime/engine/FlowProgram.js"
 import {
   ai,
@@ -37,7 +37,9 @@ const compileFindings = (
     Either.match({ onLeft: (findings) => findings, onRight: () => [] })
   )
 
-const deadEnd = (nodeId: string): BotMessage => ({ type: "end", nodeId, outcome: "dead-end" }) as BotMessage
+/** The engine's own end: it tells the user the conversation is over. */
+const deadEnd = (nodeId: string): BotMessage =>
+  ({ type: "end", nodeId, text: ENGINE_END_TEXT["dead-end"], outcome: "dead-end" }) as BotMessage
 
 describe("compile", () => {
   it("refuses a flow without a start node", () => {
@@ -551,7 +553,12 @@ describe("run-time limits", () => {
       const step = yield* open(flow, {})
       expect(step.path).toHaveLength(MAX_NODES_PER_STEP)
       // start, then count/say pairs: the 201st node would have been `say`.
-      expect(lastMessage(step)).toEqual({ type: "end", nodeId: "say", outcome: "loop-limit" })
+      expect(lastMessage(step)).toEqual({
+        type: "end",
+        nodeId: "say",
+        text: ENGINE_END_TEXT["loop-limit"],
+        outcome: "loop-limit"
+      })
       expect(step.state).toMatchObject({ status: "ended", nodeId: null, variables: { n: 100 } })
     }))
 

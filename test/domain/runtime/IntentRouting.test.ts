@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import type { Classifier } from "../../../src/domain/runtime/engine/Classifier.js"
-import { open } from "../../../src/domain/runtime/engine/FlowEngine.js"
+import { ENGINE_END_TEXT, open } from "../../../src/domain/runtime/engine/FlowEngine.js"
 import type { EngineIntent } from "../../../src/domain/runtime/engine/FlowProgram.js"
 import {
   chain,
@@ -188,10 +188,20 @@ describe("intent router", () => {
       })
       const opened = yield* open(flow, {})
       const matched = yield* say(flow, opened, "refund my order")
-      expect(matched.messages).toEqual([{ type: "end", nodeId: "route", outcome: "dead-end" }])
+      expect(matched.messages).toEqual([{
+        type: "end",
+        nodeId: "route",
+        text: ENGINE_END_TEXT["dead-end"],
+        outcome: "dead-end"
+      }])
       expect(matched.nlu?.intent).toBe("refund")
       const outOfScope = yield* say(flow, opened, "zzz qqq")
-      expect(outOfScope.messages).toEqual([{ type: "end", nodeId: "route", outcome: "dead-end" }])
+      expect(outOfScope.messages).toEqual([{
+        type: "end",
+        nodeId: "route",
+        text: ENGINE_END_TEXT["dead-end"],
+        outcome: "dead-end"
+      }])
     }))
 
   it.effect("waits again when the flow loops back to it", () =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import type { JsonValue } from "../../../src/domain/Json.js"
-import { advance, open } from "../../../src/domain/runtime/engine/FlowEngine.js"
+import { advance, ENGINE_END_TEXT, open } from "../../../src/domain/runtime/engine/FlowEngine.js"
 import type { FlowProgram } from "../../../src/domain/runtime/engine/FlowProgram.js"
 import type { TurnInput } from "../../../src/domain/runtime/Turn.js"
 import { chain, edge, end, lastMessage, program, question, say, start, texts } from "./FlowFixtures.js"
@@ -238,7 +238,12 @@ describe("validation", () => {
         edges: [...chain("start", "ask"), edge("ask", "small", { kind: "option", option: "s" })]
       })
       const step = yield* say(noAnswered, yield* open(noAnswered, {}), "big")
-      expect(step.messages).toEqual([{ type: "end", nodeId: "ask", outcome: "dead-end" }])
+      expect(step.messages).toEqual([{
+        type: "end",
+        nodeId: "ask",
+        text: ENGINE_END_TEXT["dead-end"],
+        outcome: "dead-end"
+      }])
       expect(step.state.variables).toEqual({ size: "l" })
     }))
 
@@ -312,7 +317,12 @@ describe("invalid answers", () => {
       const flow = asking({ kind: "number" }, { fallback: false, data: { maxAttempts: 2 } })
       const first = yield* say(flow, yield* open(flow, {}), "x")
       const second = yield* say(flow, first, "y")
-      expect(second.messages).toEqual([{ type: "end", nodeId: "ask", outcome: "dead-end" }])
+      expect(second.messages).toEqual([{
+        type: "end",
+        nodeId: "ask",
+        text: ENGINE_END_TEXT["dead-end"],
+        outcome: "dead-end"
+      }])
       expect(second.state.status).toBe("ended")
     }))
 

@@ -8,7 +8,8 @@
  *   condition case, intent or fallback without its edge, an http or ai node
  *   without `error`), an edge or jump leads to no node, or a jump names a
  *   missing sub-flow: the session ends, with an `end` message whose outcome
- *   is `dead-end` and whose `nodeId` is the node that could not go on.
+ *   is `dead-end`, whose `nodeId` is the node that could not go on and whose
+ *   text says so to the user (`ENGINE_END_TEXT`).
  * - More than `MAX_NODES_PER_STEP` nodes in one step (a loop that never waits):
  *   the session ends with outcome `loop-limit` at the node that would have
  *   been one too many (it is not visited and not in the path).
@@ -59,8 +60,18 @@ const result = (run: Run, status: SessionState["status"], nodeId: FlowNodeId | n
   nlu: run.nlu
 })
 
+/**
+ * What a conversation the engine had to end says, so that the user is not
+ * left with silence (an imported router without a fallback edge meeting a
+ * message it does not understand is the common case).
+ */
+export const ENGINE_END_TEXT = {
+  "dead-end": "Sorry, I can't help with that here. This conversation has ended.",
+  "loop-limit": "Sorry, something went wrong on our side. This conversation has ended."
+} as const
+
 const endAt = (run: Run, nodeId: FlowNodeId, outcome: "dead-end" | "loop-limit"): Step => {
-  run.messages.push(endMessage(nodeId, undefined, outcome))
+  run.messages.push(endMessage(nodeId, ENGINE_END_TEXT[outcome], outcome))
   return result(run, "ended", null, 0)
 }
 
