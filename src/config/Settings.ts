@@ -70,8 +70,8 @@ export const PublicUrl = Config.all([optionalText("PARLEY_PUBLIC_URL"), Port]).p
   // Unset, it follows the port: a node started on another port mails links and hands out snippets that reach it.
   Config.map(([given, port]) => Option.getOrElse(given, () => `http://localhost:${port}`)),
   Config.withDescription(
-    "The URL users reach Parley at (mail links, embed snippets, token issuer); default http://localhost:<PORT>; " +
-      "required in production"
+    "The URL users reach Parley at (mail links, embed snippets; the token issuer when set); default " +
+      "http://localhost:<PORT>; required in production"
   )
 )
 
