@@ -365,6 +365,25 @@
     }
   }
 
+  /** Whether the chat cannot work here at all: a revoked or unknown token (401), an origin it is not for (403). */
+  var isRefusal = function(result) {
+    return result.response.status === 401 || result.response.status === 403
+  }
+
+  /** Says why, with no Retry that could never succeed, disables the input, and tells the developer in one line. */
+  var refused = function(result) {
+    ended = true
+    setBusy(false)
+    failed(explain(result.response, result.body), null)
+    console.warn(
+      "Parley chat: " +
+        (result.response.status === 401
+          ? "the embed token was refused (revoked, expired or unknown)"
+          : "this page's origin (" + location.origin + ") is not among the deployment's allowed origins") +
+        "; " + result.response.status + (result.body && result.body.message ? " " + result.body.message : "")
+    )
+  }
+
   var answered = function(reply) {
     sessionId = reply.sessionId
     store.set("session", reply.sessionId)
@@ -387,6 +406,7 @@
     }
     return request("POST", "/v1/public/runtime/sessions", body).then(function(result) {
       setBusy(false)
+      if (isRefusal(result)) return refused(result)
       if (result.response.status !== 201) return failed(explain(result.response, result.body), start)
       return answered(result.body)
     }, function() {
@@ -405,6 +425,7 @@
         sessionId = null
         return start()
       }
+      if (isRefusal(result)) return refused(result)
       if (result.response.status !== 200) return failed(explain(result.response, result.body), reconnect)
       var transcript = result.body.transcript
       var lastBot = -1
@@ -439,6 +460,7 @@
         var tag = result.body && result.body._tag
         if (result.response.status === 200) return answered(result.body)
         if (tag === "RuntimeSessionEnded") return finish()
+        if (isRefusal(result)) return refused(result)
         if (tag === "RuntimeSessionNotFound") {
           store.set("session", null)
           sessionId = null

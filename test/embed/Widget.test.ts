@@ -290,8 +290,19 @@ layer(testServer(), { excludeTestServices: true, timeout: "120 seconds" })("the 
         yield* Effect.promise(async () => {
           const other = await context.newPage()
           await other.goto(`${elsewhere}/`)
+          const warnings: Array<string> = []
+          other.on("console", (message) => {
+            if (message.type() === "warning") warnings.push(message.text())
+          })
           await other.getByRole("button", { name: "Open chat: Bookshop help" }).click()
           await other.getByRole("alert").getByText("This chat is not enabled on this website.").waitFor()
+          // Nothing to retry, nothing to type, and the developer is told why in one line.
+          expect(await other.getByRole("alert").getByRole("button", { name: "Retry" }).count()).toBe(0)
+          expect(await other.getByRole("textbox", { name: "Your message" }).isDisabled()).toBe(true)
+          expect(warnings.some((w) =>
+            /^Parley chat: this page's origin \(.*\) is not among the deployment's allowed origins; 403/.test(w)
+          ))
+            .toBe(true)
           await other.close()
         })
 
@@ -304,6 +315,8 @@ layer(testServer(), { excludeTestServices: true, timeout: "120 seconds" })("the 
           await page.getByRole("button", { name: "Open chat: Bookshop help" }).click()
           await page.getByRole("button", { name: "Start a new conversation" }).click()
           await page.getByRole("alert").getByText("This chat is no longer available.").waitFor()
+          expect(await page.getByRole("alert").getByRole("button", { name: "Retry" }).count()).toBe(0)
+          expect(await page.getByRole("textbox", { name: "Your message" }).isDisabled()).toBe(true)
         })
       }),
     180_000
