@@ -122,6 +122,18 @@ export class Api extends HttpApi.make("parley")
   .annotate(
     OpenApi.Description,
     "An open back end for building, publishing and running conversational software: scripted Assistants, " +
-      "AI agents, graph workflows and chains, the workspace administration around them, and their runtime."
+      "AI agents, graph workflows and chains, the workspace administration around them, and their runtime.\n\n" +
+      "## Getting started\n\n" +
+      "1. `POST /v1/auth/signup` with an email and a password. The answer's `accessToken` goes in " +
+      "`Authorization: Bearer …` (Authentication, above), your workspace's id (`GET /v1/auth/me`, " +
+      "`memberships[0].workspace.id`) in `X-Workspace-Id`.\n" +
+      "2. Confirm the address with the link Parley mails (a node without `PARLEY_SMTP_URL` logs it): publishing " +
+      "and inviting need it.\n" +
+      "3. `POST /v1/agents` creates an Assistant and `PUT /v1/agents/{agent_id}/flow` sets its flow: nodes (a " +
+      "`start`, a `question`, an `end`…) and the edges between them.\n" +
+      "4. `POST /v1/agents/{agent_id}/deployments` with your website's origin publishes it and answers the " +
+      "`<script>` snippet for your page.\n\n" +
+      "A turn takes an `Idempotency-Key`: retried with the same key and body, it happens once. Every error is " +
+      "JSON with `_tag` and `message`; a `429` or `503` says when to retry (`Retry-After`)."
   )
 {}
