@@ -1,7 +1,8 @@
 /**
- * `POST /flow/repair-node`: fix what can be fixed mechanically about one node
- * (add the missing fallback edge and its end node, drop dangling edges, route
- * a router's listed intents, remove duplicate routes...) and say exactly what
+ * `POST /flow/repair-node` and `POST /flow/repair`: fix what can be fixed
+ * mechanically about one node or the whole draft (a fallback to a "sorry"
+ * end, a dead end to a safe end node, branches made a choice, dangling edges
+ * dropped, a router's misspelt intents re-pointed) and say exactly what
  * changed, so an editor can show it and undo it with one `PUT /flow`.
  */
 import { Schema } from "effect"
@@ -45,3 +46,25 @@ export const RepairNodeResult = Schema.Struct({
   remaining: Schema.Array(Finding)
 }).annotations({ identifier: "RepairNodeResult" })
 export type RepairNodeResult = typeof RepairNodeResult.Type
+
+/** `POST /flow/repair`: optionally, the revision the client saw (like `If-Match`). Unknown fields are refused. */
+export const RepairFlowRequest = Schema.Struct({
+  revision: Schema.optional(Revision)
+}).annotations({ identifier: "RepairFlowRequest", parseOptions: { onExcessProperty: "error" } })
+export type RepairFlowRequest = typeof RepairFlowRequest.Type
+
+/**
+ * The result of repairing a whole draft in one revision: the revision
+ * afterwards (unchanged when there was nothing to fix), the change, the
+ * findings it fixed, and every finding left (for a person to decide).
+ */
+export const RepairFlowResult = Schema.Struct({
+  revision: Revision,
+  changed: Schema.Boolean,
+  diff: FlowDiff,
+  fixed: Schema.Array(Finding),
+  remaining: Schema.Array(Finding),
+  /** Whether the draft can now be deployed: no remaining finding is an error. */
+  deployable: Schema.Boolean
+}).annotations({ identifier: "RepairFlowResult" })
+export type RepairFlowResult = typeof RepairFlowResult.Type

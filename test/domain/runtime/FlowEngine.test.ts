@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, TestClock } from "effect"
 import type { BotMessage } from "../../../src/domain/runtime/BotMessage.js"
-import { advance, ENGINE_END_TEXT, MAX_NODES_PER_STEP, open } from "../../../src/domain/runtime/engine/FlowEngine.js"
+import { ENGINE_END_TEXT } from "../../../src/domain/runtime/engine/EndTexts.js"
+import { advance, MAX_NODES_PER_STEP, open } from "../../../src/domain/runtime/engine/FlowEngine.js"
 import { compile } from "../../../src/domain/runtime/engine/FlowProgram.js"
 import {
   ai,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import type { Classifier } from "../../../src/domain/runtime/engine/Classifier.js"
-import { ENGINE_END_TEXT, open } from "../../../src/domain/runtime/engine/FlowEngine.js"
+import { ENGINE_END_TEXT } from "../../../src/domain/runtime/engine/EndTexts.js"
+import { open } from "../../../src/domain/runtime/engine/FlowEngine.js"
 import type { EngineIntent } from "../../../src/domain/runtime/engine/FlowProgram.js"
 import {
   chain,

@@ -13,10 +13,14 @@ import { listed, warning } from "./Findings.js"
 import type { FlowIndex } from "./FlowIndex.js"
 import { readsOf, setOn } from "./VariableReads.js"
 
-/** Read-before-set findings, one per node, in the flow's node order; none without a single start. */
-export const variableFindings = (index: FlowIndex, start: FlowNode | undefined): ReadonlyArray<Finding> => {
-  if (start === undefined) return []
-  const reachable = index.reachableFrom(start.id)
+/**
+ * What every way from the start into each reachable node has set on arrival
+ * there; a node the start does not reach has no entry.
+ */
+export const certainlySetOnArrival = (
+  index: FlowIndex,
+  start: FlowNode
+): ReadonlyMap<FlowNodeId, ReadonlySet<string>> => {
   // `undefined` is "not reached yet" (everything, for an intersection).
   const setOnArrival = new Map<FlowNodeId, ReadonlySet<string>>([[start.id, new Set()]])
   const queue: Array<FlowNodeId> = [start.id]
@@ -39,10 +43,17 @@ export const variableFindings = (index: FlowIndex, start: FlowNode | undefined):
       }
     }
   }
+  return setOnArrival
+}
+
+/** Read-before-set findings, one per node, in the flow's node order; none without a single start. */
+export const variableFindings = (index: FlowIndex, start: FlowNode | undefined): ReadonlyArray<Finding> => {
+  if (start === undefined) return []
+  const setOnArrival = certainlySetOnArrival(index, start)
   const findings: Array<Finding> = []
   const seen = new Set<string>()
   for (const node of index.graph.nodes) {
-    if (seen.has(node.id) || !reachable.has(node.id)) continue
+    if (seen.has(node.id) || !setOnArrival.has(node.id)) continue
     seen.add(node.id)
     const arrival = setOnArrival.get(node.id) ?? new Set()
     const unset = readsOf(node).filter((name) => !arrival.has(name))

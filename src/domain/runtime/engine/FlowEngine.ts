@@ -34,6 +34,7 @@ import type { BotMessage } from "../BotMessage.js"
 import type { SessionState } from "../RuntimeSession.js"
 import type { NluPrediction, TurnInput } from "../Turn.js"
 import { endMessage } from "./BotMessages.js"
+import { ENGINE_END_TEXT } from "./EndTexts.js"
 import type { FlowProgram } from "./FlowProgram.js"
 import { arrive } from "./NodeArrival.js"
 import { makeRun, noInput, type Run, type Transition } from "./Run.js"
@@ -59,16 +60,6 @@ const result = (run: Run, status: SessionState["status"], nodeId: FlowNodeId | n
   path: run.path,
   nlu: run.nlu
 })
-
-/**
- * What a conversation the engine had to end says, so that the user is not
- * left with silence (an imported router without a fallback edge meeting a
- * message it does not understand is the common case).
- */
-export const ENGINE_END_TEXT = {
-  "dead-end": "Sorry, I can't help with that here. This conversation has ended.",
-  "loop-limit": "Sorry, something went wrong on our side. This conversation has ended."
-} as const
 
 const endAt = (run: Run, nodeId: FlowNodeId, outcome: "dead-end" | "loop-limit"): Step => {
   run.messages.push(endMessage(nodeId, ENGINE_END_TEXT[outcome], outcome))
