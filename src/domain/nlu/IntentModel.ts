@@ -46,7 +46,7 @@ export interface IntentModelOptions {
 
 export const defaultIntentModelOptions: IntentModelOptions = {
   vectorizer: defaultVectorizerOptions,
-  softmax: { epochs: 12, learningRate: 3, decay: 0.3, l2: 1e-6, seed: 7 },
+  softmax: { epochs: 12, learningRate: 3, decay: 0.3, l2: 1e-6, seed: 7, balanced: true },
   minimumUpdates: 3000,
   outOfScope: []
 }
@@ -70,7 +70,11 @@ export interface IntentModel {
   readonly intents: ReadonlyArray<string>
   /** The readings of `among` (all intents when omitted), best first; an unknown intent reads 0. */
   readonly read: (text: string, among?: ReadonlyArray<string>) => ReadonlyArray<IntentReading>
-  /** About how many bytes it holds (weights and index), to bound a cache of models. */
+  /**
+   * About how many bytes it keeps (weights, vocabulary, nearest-example index
+   * and typed-back examples), to bound a cache of models; the training
+   * vectors and texts are not kept.
+   */
   readonly bytes: number
 }
 
@@ -115,6 +119,7 @@ export const intentTrainer = (
     model ??= intentModel({
       names,
       vectorize: vectorizer.vectorize,
+      vectorizerBytes: vectorizer.bytes,
       softmax: trainer.model,
       nearest: nearestExamples(vectors.slice(0, examples.length), labels, names.length, vectorizer.size),
       typedBack: typedBack(examples)
@@ -130,16 +135,28 @@ export const intentTrainer = (
   }
 }
 
-/** The intents each example's words (as `Tokens` reads them) belong to: several when intents share an example. */
+/** About the bytes a string and its entry in a `Map` take (V8: a header, one or two bytes a character, the entry). */
+const stringEntryBytes = (text: string): number => 56 + text.length * (/[^\u0000-\u00ff]/.test(text) ? 2 : 1)
+
+/**
+ * The intent each example's words (as `Tokens` reads them) belong to, or -1
+ * when several intents share the example; and the bytes the table keeps.
+ */
 const typedBack = (examples: ReadonlyArray<{ readonly text: string; readonly label: number }>) => {
-  const labels = new Map<string, Set<number>>()
+  const labels = new Map<string, number>()
   for (const { label, text } of examples) {
     const key = tokens(text).join(" ")
-    labels.set(key, (labels.get(key) ?? new Set()).add(label))
+    const known = labels.get(key)
+    labels.set(key, known === undefined || known === label ? label : -1)
   }
-  return (text: string): number | undefined => {
-    const found = labels.get(tokens(text).join(" "))
-    return found?.size === 1 ? found.values().next().value : undefined
+  let bytes = 0
+  for (const key of labels.keys()) bytes += stringEntryBytes(key)
+  return {
+    label: (text: string): number | undefined => {
+      const found = labels.get(tokens(text).join(" "))
+      return found === undefined || found < 0 ? undefined : found
+    },
+    bytes
   }
 }
 
@@ -148,14 +165,15 @@ const intentModel = (parts: {
   readonly vectorize: (text: string) => SparseVector
   readonly softmax: SoftmaxModel
   readonly nearest: NearestExamples
-  readonly typedBack: (text: string) => number | undefined
+  readonly typedBack: ReturnType<typeof typedBack>
+  readonly vectorizerBytes: number
 }): IntentModel => {
   const { names, nearest, softmax, vectorize } = parts
   const position = new Map(names.map((name, index) => [name, index]))
   const read = (text: string, among: ReadonlyArray<string> = names): ReadonlyArray<IntentReading> => {
     const vector = vectorize(text)
     const p = probabilities(softmax, vector)
-    const exact = parts.typedBack(text)
+    const exact = parts.typedBack.label(text)
     const labels = among.map((intent) => position.get(intent) ?? -1)
     const probability = (order: number) => labels[order]! < 0 || vector.indices.length === 0 ? 0 : p[labels[order]!]!
     // The NEAREST most probable (ties in `among` order), by selection: the rest score 0 and keep `among` order.
@@ -201,7 +219,9 @@ const intentModel = (parts: {
       ...rest
     ]
   }
-  return { intents: names, read, bytes: softmax.weights.byteLength + nearest.bytes }
+  const bytes = softmax.weights.byteLength + softmax.bias.byteLength + nearest.bytes + parts.vectorizerBytes +
+    parts.typedBack.bytes
+  return { intents: names, read, bytes }
 }
 
 /** Trains to the end in one go. */

@@ -6,6 +6,11 @@
  * typed arrays) from an (intent, feature) pair to where its run starts.
  * Asking about a few intents costs the text's features times their examples
  * that share each feature, not a pass over every example.
+ *
+ * The index is built in a function of its own and the lookup closes over
+ * its typed arrays only: a closure keeps every variable its scope shares
+ * with other closures alive, so building in the same scope kept the
+ * training vectors (about as many bytes again) for as long as the model.
  */
 import type { SparseVector } from "./SparseVector.js"
 
@@ -16,13 +21,41 @@ export interface NearestExamples {
   readonly bytes: number
 }
 
+interface Index {
+  readonly intents: number
+  readonly first: Int32Array
+  readonly start: Int32Array
+  readonly example: Int32Array
+  readonly weight: Float32Array
+  readonly slotFeature: Int32Array
+  readonly slotIntent: Int32Array
+  readonly slotStart: Int32Array
+}
+
 /** Indexes `vectors`, the examples, labelled `labels` (intent numbers below `intents`). */
 export const nearestExamples = (
   vectors: ReadonlyArray<SparseVector>,
   labels: ReadonlyArray<number>,
   intents: number,
   features: number
-): NearestExamples => {
+): NearestExamples => lookup(buildIndex(vectors, labels, intents, features))
+
+const slotOf = (index: Pick<Index, "slotFeature" | "slotIntent">, label: number, feature: number) => {
+  const { slotFeature, slotIntent } = index
+  const mask = slotFeature.length - 1
+  let slot = (Math.imul(feature, 0x9e3779b1) ^ Math.imul(label + 1, 0x85ebca6b)) & mask
+  while (slotFeature[slot] !== -1 && (slotFeature[slot] !== feature || slotIntent[slot] !== label)) {
+    slot = (slot + 1) & mask
+  }
+  return slot
+}
+
+const buildIndex = (
+  vectors: ReadonlyArray<SparseVector>,
+  labels: ReadonlyArray<number>,
+  intents: number,
+  features: number
+): Index => {
   // Number the examples intent by intent.
   const order = vectors.map((_, index) => index).sort((a, b) => labels[a]! - labels[b]! || a - b)
   const first = new Int32Array(intents + 1)
@@ -54,27 +87,25 @@ export const nearestExamples = (
   }
   let slots = 2
   while (slots < pairs * 2) slots *= 2
-  const mask = slots - 1
   const slotFeature = new Int32Array(slots).fill(-1)
   const slotIntent = new Int32Array(slots)
   const slotStart = new Int32Array(slots)
-  const slotOf = (label: number, feature: number) => {
-    let slot = (Math.imul(feature, 0x9e3779b1) ^ Math.imul(label + 1, 0x85ebca6b)) & mask
-    while (slotFeature[slot] !== -1 && (slotFeature[slot] !== feature || slotIntent[slot] !== label)) {
-      slot = (slot + 1) & mask
-    }
-    return slot
-  }
+  const table = { slotFeature, slotIntent }
   for (let feature = 0; feature < features; feature++) {
     for (let at = start[feature]!; at < start[feature + 1]!; at++) {
       const label = intentOf[example[at]!]!
       if (at !== start[feature] && label === intentOf[example[at - 1]!]) continue
-      const slot = slotOf(label, feature)
+      const slot = slotOf(table, label, feature)
       slotFeature[slot] = feature
       slotIntent[slot] = label
       slotStart[slot] = at
     }
   }
+  return { intents, first, start, example, weight, slotFeature, slotIntent, slotStart }
+}
+
+const lookup = (index: Index): NearestExamples => {
+  const { example, first, intents, slotFeature, slotStart, start, weight } = index
   let sums = new Float64Array(0)
   const similarity = (vector: SparseVector, label: number): number => {
     if (label < 0 || label >= intents) return 0
@@ -85,7 +116,7 @@ export const nearestExamples = (
     sums.fill(0, 0, count)
     for (let k = 0; k < vector.indices.length; k++) {
       const feature = vector.indices[k]!
-      const slot = slotOf(label, feature)
+      const slot = slotOf(index, label, feature)
       if (slotFeature[slot] === -1) continue
       const end = start[feature + 1]!
       const value = vector.values[k]!
@@ -98,6 +129,6 @@ export const nearestExamples = (
     return Math.min(1, best)
   }
   const bytes = start.byteLength + example.byteLength + weight.byteLength + first.byteLength +
-    slotFeature.byteLength * 3
+    slotFeature.byteLength + index.slotIntent.byteLength + slotStart.byteLength
   return { similarity, bytes }
 }

@@ -6,6 +6,9 @@
  * vocabulary does not know are dropped, but they still count towards the
  * length, so a text made mostly of unknown words reads as weakly like
  * anything it was trained on.
+ *
+ * The fitted vocabulary is an open-addressing table of typed arrays (feature
+ * hash to number), so the bytes a vectorizer keeps are the bytes it counts.
  */
 import type { SparseVector } from "./SparseVector.js"
 import { countFeatures, defaultFeatureOptions, type FeatureOptions } from "./TextFeatures.js"
@@ -13,6 +16,8 @@ import { countFeatures, defaultFeatureOptions, type FeatureOptions } from "./Tex
 export interface Vectorizer {
   readonly size: number
   readonly vectorize: (text: string) => SparseVector
+  /** The bytes its vocabulary and scratch space hold. */
+  readonly bytes: number
 }
 
 export interface VectorizerOptions extends FeatureOptions {
@@ -39,13 +44,9 @@ export const fittingVectorizer = (options: VectorizerOptions = defaultVectorizer
     }
   }
   const build = (): Vectorizer => {
-    const index = new Map<number, number>()
-    const idfs: Array<number> = []
-    for (const [feature, count] of documentCount) {
-      if (count < options.minCount) continue
-      index.set(feature, idfs.length)
-      idfs.push(Math.log((1 + texts) / (1 + count)) + 1)
-    }
+    const kept = [...documentCount].filter(([, count]) => count >= options.minCount)
+    const index = featureTable(kept.map(([feature]) => feature))
+    const idfs = Float64Array.from(kept, ([, count]) => Math.log((1 + texts) / (1 + count)) + 1)
     return vectorizer(index, idfs, Math.log(1 + texts) + 1, options)
   }
   return { add, build }
@@ -61,10 +62,42 @@ export const fitVectorizer = (
   return fitting.build()
 }
 
+interface FeatureTable {
+  /** The number of `feature`, or undefined when the vocabulary does not have it. */
+  readonly get: (feature: number) => number | undefined
+  readonly bytes: number
+}
+
+/** Numbers `features` in order, in a table of at least twice as many slots. */
+const featureTable = (features: ReadonlyArray<number>): FeatureTable => {
+  let slots = 2
+  while (slots < features.length * 2) slots *= 2
+  const mask = slots - 1
+  const keys = new Int32Array(slots)
+  const numbers = new Int32Array(slots).fill(-1)
+  const slotOf = (feature: number) => {
+    let slot = Math.imul(feature, 0x9e3779b1) & mask
+    while (numbers[slot] !== -1 && keys[slot] !== feature) slot = (slot + 1) & mask
+    return slot
+  }
+  features.forEach((feature, number) => {
+    const slot = slotOf(feature | 0)
+    keys[slot] = feature | 0
+    numbers[slot] = number
+  })
+  return {
+    get: (feature) => {
+      const number = numbers[slotOf(feature | 0)]!
+      return number === -1 ? undefined : number
+    },
+    bytes: keys.byteLength + numbers.byteLength
+  }
+}
+
 /** `unknownIdf` is the weight an unknown feature has: as rare as can be. */
 const vectorizer = (
-  index: ReadonlyMap<number, number>,
-  idfs: ReadonlyArray<number>,
+  index: FeatureTable,
+  idfs: Float64Array,
   unknownIdf: number,
   options: VectorizerOptions
 ): Vectorizer => {
@@ -95,5 +128,9 @@ const vectorizer = (
     }
     return { indices, values }
   }
-  return { size: idfs.length, vectorize }
+  return {
+    size: idfs.length,
+    vectorize,
+    bytes: index.bytes + idfs.byteLength + weightAt.byteLength + found.byteLength
+  }
 }
