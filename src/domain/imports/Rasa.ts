@@ -4,7 +4,8 @@
  * synonyms, regexes (when Parley can run them: see `UserPattern`; otherwise
  * the entity's values) and lookup tables as entity definitions; `stories` and
  * `rules` merged into one tree of paths from an intent router; domain
- * `responses` as messages and `forms` as questions of their required slots.
+ * `responses` as messages (see `RasaResponses` for what of a response is
+ * kept and what is reported) and `forms` as questions of their required slots.
  * Custom actions, slot events, checkpoints and CALM flows are reported.
  */
 import { parse as parseYaml } from "yaml"
@@ -21,6 +22,7 @@ import {
 } from "./ImportDraft.js"
 import { makeReportBuilder, type ReportBuilder } from "./ImportReportBuilder.js"
 import { intentNameFrom, labelOf, makeIdAllocator, variableNameFrom } from "./ImportText.js"
+import { makeResponseReader, type RasaResponse } from "./RasaResponses.js"
 
 type Yaml = Record<string, unknown>
 
@@ -65,13 +67,10 @@ const annotated = (example: string) => {
   return { text, entities }
 }
 
-/** Rasa `{slot}` placeholders as Parley `{{slot}}`. */
-const template = (text: string) => text.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, "{{$1}}")
-
 interface Project {
   nlu: Array<{ item: Yaml; file: string }>
   stories: Array<{ item: Yaml; file: string; kind: "story" | "rule" }>
-  responses: Map<string, Yaml>
+  responses: Map<string, RasaResponse>
   forms: Map<string, ReadonlyArray<string>>
   slots: Map<string, Yaml>
   domainIntents: Array<string>
@@ -148,8 +147,8 @@ const readProject = (files: Readonly<Record<string, string>>, report: ReportBuil
     if (isObject(responses)) {
       known = true
       for (const [name, variants] of Object.entries(responses)) {
-        const first = list(variants).find(isObject)
-        if (first !== undefined) project.responses.set(name, first)
+        const objects = list(variants).filter(isObject)
+        if (objects.length > 0) project.responses.set(name, { variants: objects, file })
       }
     }
     if (isObject(doc["forms"])) {
@@ -289,21 +288,16 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
     edges.push({ id: edgeId(), source: from, target: id, route })
     return id
   }
-  const responseText = (action: string, location: ImportWarning["location"]) => {
-    const response = project.responses.get(action)
-    if (response === undefined || typeof response["text"] !== "string") {
-      report.warn(
-        "unresolved-reference",
-        `Response ${action} is not in the domain: its name stands in for its text`,
-        location
-      )
-      return { text: action, buttons: [] as Array<{ label: string; payload: string }> }
-    }
-    const buttons = list(response["buttons"]).filter(isObject).slice(0, 10).map((b) => ({
-      label: excerpt(String(b["title"] ?? b["payload"] ?? "…"), 80),
-      payload: excerpt(String(b["payload"] ?? b["title"] ?? "…"), 256)
-    }))
-    return { text: excerpt(template(response["text"]), 4000), buttons }
+  const responses = makeResponseReader(project.responses, report)
+  const responseMessage = (action: string, location: ImportWarning["location"]) => {
+    const message = responses.message(action)
+    if (message !== undefined) return message
+    report.warn(
+      "unresolved-reference",
+      `Response ${action} is not in the domain: its name stands in for its text`,
+      location
+    )
+    return { text: action, buttons: [] }
   }
 
   for (const { file, item, kind } of project.stories) {
@@ -392,10 +386,8 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
         let from = cursor
         let route: Record<string, string> = routeFor(intentsHere[0])
         slots.forEach((slot, i) => {
-          const ask = project.responses.get(`utter_ask_${action}_${slot}`) ?? project.responses.get(`utter_ask_${slot}`)
-          const prompt = typeof ask?.["text"] === "string"
-            ? template(ask["text"])
-            : `What is your ${slot.replace(/_/g, " ")}?`
+          const prompt = responses.prompt(`utter_ask_${action}_${slot}`) ?? responses.prompt(`utter_ask_${slot}`) ??
+            `What is your ${slot.replace(/_/g, " ")}?`
           const slotInfo = project.slots.get(slot)
           const type = String(slotInfo?.["type"] ?? "text")
           const values = list(slotInfo?.["values"]).map(String).filter((v) =>
@@ -422,12 +414,12 @@ const flowOf = (project: Project, intents: ReadonlyArray<DraftIntent>, report: R
           made = id
         })
       } else if (action.startsWith("utter_")) {
-        const { buttons, text } = responseText(action, location)
+        const data = responseMessage(action, location)
         made = step(`${prefix}|${action}`, cursor, routeFor(intentsHere[0]), (id) => ({
           id,
           type: "message",
           label: labelOf(action),
-          data: { text, buttons }
+          data
         }))
         for (const intent of intentsHere.slice(1)) {
           edges.push({ id: edgeId(), source: cursor, target: made, route: routeFor(intent) })
