@@ -10,7 +10,11 @@ import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { AssistantCreate } from "../../src/domain/assistants/Assistant.js"
+import { SORRY_END_TEXT } from "../../src/domain/assistants/repair/ExitRepairs.js"
+import { readFileSync } from "node:fs"
 import { as, signUp, type TestAccount } from "../support/Accounts.js"
+import { deploy } from "../support/Deployments.js"
+import { corpus } from "../support/Fixtures.js"
 import { exchange } from "../support/Http.js"
 import { clientOf, join } from "../support/Members.js"
 import { testServer } from "../support/TestServer.js"
@@ -272,11 +276,14 @@ layer(testServer(), { excludeTestServices: true })("flow editing", (it) => {
         revision: 3,
         changed: true,
         diff: {
-          addedNodes: [{ id: "ask_end", type: "end", position: at(0, 250) }],
+          addedNodes: [
+            { id: "ask_end", type: "end", position: at(0, 250), data: {} },
+            { id: "sorry_end", type: "end", position: at(200, 250), data: { message: SORRY_END_TEXT } }
+          ],
           removedEdges: [{ id: "bad" }],
           addedEdges: [
             { id: "ask-answered", source: "ask", target: "ask_end", kind: "answered" },
-            { id: "ask-fallback", source: "ask", target: "ask_end", kind: "fallback" }
+            { id: "ask-fallback", source: "ask", target: "sorry_end", kind: "fallback" }
           ],
           changedNodes: [],
           changedEdges: []
@@ -305,8 +312,59 @@ layer(testServer(), { excludeTestServices: true })("flow editing", (it) => {
       send(caller, "del", `${url}/nodes/hello`),
       send(caller, "post", `${url}/edges`, { source: "start", target: "hello", kind: "next" }),
       send(caller, "del", `${url}/edges/e1`),
-      send(caller, "post", `${url}/repair-node`, { nodeId: "hello" })
+      send(caller, "post", `${url}/repair-node`, { nodeId: "hello" }),
+      send(caller, "post", `${url}/repair`, {})
     ])
+
+  it.effect("POST /flow/repair makes an imported decision tree deployable in one revision, and is idempotent", () =>
+    Effect.gen(function*() {
+      const owner = yield* signUp()
+      const imported = yield* send(owner, "post", "/v1/imports/drawio", {
+        xml: readFileSync(corpus("drawio/templates__other__decision_tree_1.xml"), "utf8"),
+        target: { kind: "new", name: "Decision tree" }
+      })
+      expect(imported.status).toBe(201)
+      const { agentId, revision } = imported.json
+      const url = base(agentId)
+      const refused = yield* deploy(owner, agentId)
+      expect(refused.status).toBe(422)
+      const before = (yield* send(owner, "get", `${url}/analysis`)).json
+      expect(before.deployable).toBe(false)
+      const original = (yield* send(owner, "get", url)).json
+
+      const stale = yield* send(owner, "post", `${url}/repair`, {}, { "if-match": String(revision - 1) })
+      expect([stale.status, stale.json._tag]).toEqual([409, "RevisionConflict"])
+      const extra = yield* send(owner, "post", `${url}/repair`, { force: true })
+      expect(extra.status).toBe(400)
+
+      const repaired = yield* send(owner, "post", `${url}/repair`, { revision })
+      expect(repaired.status).toBe(200)
+      expect(repaired.json).toMatchObject({ revision: revision + 1, changed: true, deployable: true })
+      expect(repaired.json.diff.removedEdges).toEqual([])
+      expect(repaired.json.fixed.length).toBe(
+        before.findings.filter((f: { repairable: boolean }) => f.repairable).length
+      )
+      expect(repaired.json.remaining.filter((f: { severity: string }) => f.severity === "error")).toEqual([])
+      const flow = (yield* send(owner, "get", url)).json
+      expect(flow.revision).toBe(revision + 1)
+      // Every edge of the diagram is still there, beside those the repair added.
+      expect(flow.edges).toHaveLength(original.edges.length + repaired.json.diff.addedEdges.length)
+      const ids = new Set(flow.edges.map((e: { id: string }) => e.id))
+      expect(original.edges.every((e: { id: string }) => ids.has(e.id))).toBe(true)
+      const after = (yield* send(owner, "get", `${url}/analysis`)).json
+      expect(after).toMatchObject({ deployable: true })
+      expect(after.findings).toEqual(repaired.json.remaining)
+
+      const again = yield* send(owner, "post", `${url}/repair`, {})
+      expect(again.json).toMatchObject({ revision: revision + 1, changed: false, fixed: [], deployable: true })
+      expect((yield* deploy(owner, agentId)).status).toBe(201)
+      const log = yield* (yield* clientOf(owner)).audit.list({ urlParams: { limit: 100 } })
+      const repairs = log.items.filter((record) => record.action === "flow.repaired")
+      expect(repairs).toHaveLength(1)
+      expect(repairs[0]!.summary).toMatchObject({
+        after: { revision: revision + 1, fixed: repaired.json.fixed.length, removedEdges: 0 }
+      })
+    }))
 
   it.effect("viewers may not write; another workspace's flow is a 404", () =>
     Effect.gen(function*() {
@@ -317,11 +375,11 @@ layer(testServer(), { excludeTestServices: true })("flow editing", (it) => {
       const viewer = yield* join(owner, "viewer")
       const asViewer = { ...viewer, workspaceId: owner.workspaceId }
       const refused = yield* everyEdit(asViewer, url)
-      expect(refused.map((res) => [res.status, res.json._tag])).toEqual(Array(6).fill([403, "Forbidden"]))
+      expect(refused.map((res) => [res.status, res.json._tag])).toEqual(Array(7).fill([403, "Forbidden"]))
 
       const stranger = yield* signUp()
       const elsewhere = yield* everyEdit(stranger, url)
-      expect(elsewhere.map((res) => [res.status, res.json._tag])).toEqual(Array(6).fill([404, "AssistantNotFound"]))
+      expect(elsewhere.map((res) => [res.status, res.json._tag])).toEqual(Array(7).fill([404, "AssistantNotFound"]))
       expect((yield* send(owner, "get", url)).json.revision).toBe(2)
     }))
 

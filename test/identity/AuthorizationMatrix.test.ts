@@ -119,6 +119,7 @@ const builtProbes: Record<
   },
   "flows.deleteEdge": { status: 404, tag: "AssistantNotFound" },
   "flows.repairNode": { body: () => ({ nodeId: "start" }), status: 404, tag: "AssistantNotFound" },
+  "flows.repairFlow": { body: () => ({}), status: 404, tag: "AssistantNotFound" },
   "flows.getAnalysis": { status: 404, tag: "AssistantNotFound" },
   "flows.exportFlow": { query: "?format=parley", status: 404, tag: "AssistantNotFound" },
   "imports.importDrawio": {

@@ -13,7 +13,12 @@ import { FlowEdgeCreate, FlowEdgeIdTaken, FlowEdgeNotFound } from "../../domain/
 import { FlowExport, FlowExportParams } from "../../domain/assistants/FlowExport.js"
 import { FlowEdgeId, FlowNodeId } from "../../domain/assistants/FlowIds.js"
 import { FlowNodeCreate, FlowNodeIdTaken, FlowNodeNotFound, FlowNodePatch } from "../../domain/assistants/FlowNode.js"
-import { RepairNodeRequest, RepairNodeResult } from "../../domain/assistants/FlowRepair.js"
+import {
+  RepairFlowRequest,
+  RepairFlowResult,
+  RepairNodeRequest,
+  RepairNodeResult
+} from "../../domain/assistants/FlowRepair.js"
 import { ValidationFailed } from "../../domain/HttpErrors.js"
 import { IfMatchHeaders, RevisionConflict } from "../../domain/Revision.js"
 import { Authentication } from "../middleware/Authentication.js"
@@ -122,6 +127,21 @@ export class FlowsApi extends HttpApiGroup.make("flows")
       .addError(ValidationFailed)
       .addError(RevisionConflict)
       .annotate(OpenApi.Summary, "Fix one node's problems and answer the change made")
+      .pipe(requires("assistant.write"))
+  )
+  .add(
+    HttpApiEndpoint.post("repairFlow")`/agents/${agentId}/flow/repair`
+      .setHeaders(IfMatchHeaders)
+      .setPayload(RepairFlowRequest)
+      .addSuccess(RepairFlowResult)
+      .addError(AssistantNotFound)
+      .addError(ValidationFailed)
+      .addError(RevisionConflict)
+      .annotate(OpenApi.Summary, "Fix every repairable problem of the draft in one revision and answer the change made")
+      .annotate(
+        OpenApi.Description,
+        "Repairs every node `repair-node` would, in one revision: missing fallbacks lead to a \"sorry\" end, dead ends to an end node that reads no variable the path leaves unset, several edges taking one route become a choice between them, dangling edges are dropped and a router's misspelt intents re-pointed. A repair that would leave more findings, or a new error, is not made. The answer gives the diff, the findings fixed, every finding left and whether the draft is now deployable; nothing is written when there is nothing to fix."
+      )
       .pipe(requires("assistant.write"))
   )
   .add(

@@ -87,6 +87,17 @@ export const FlowsHttpLive = HttpApiBuilder.group(Api, "flows", (handlers) =>
           const principal = yield* CurrentPrincipal
           return yield* edits.repair(principal, path.agent_id, payload, headers["if-match"], yield* origins.of(request))
         }))
+      .handle("repairFlow", ({ headers, path, payload, request }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          return yield* edits.repairFlow(
+            principal,
+            path.agent_id,
+            payload,
+            headers["if-match"],
+            yield* origins.of(request)
+          )
+        }))
       .handle("exportFlow", ({ path, urlParams }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           Effect.flatMap(FlowExports, (exports) =>

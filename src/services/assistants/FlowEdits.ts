@@ -10,6 +10,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { isDeployable } from "../../domain/assistants/analysis/AnalyzeFlow.js"
 import type { AssistantId } from "../../domain/assistants/Assistant.js"
 import { addEdge, removeEdge } from "../../domain/assistants/editing/EdgeEdits.js"
 import { checkFlowLimits } from "../../domain/assistants/editing/GraphLimits.js"
@@ -17,8 +18,14 @@ import { addNode, patchNode, removeNode } from "../../domain/assistants/editing/
 import type { FlowEdgeCreate } from "../../domain/assistants/FlowEdge.js"
 import type { FlowEdgeId, FlowNodeId } from "../../domain/assistants/FlowIds.js"
 import { type FlowNodeCreate, FlowNodeNotFound, type FlowNodePatch } from "../../domain/assistants/FlowNode.js"
-import type { RepairNodeRequest, RepairNodeResult } from "../../domain/assistants/FlowRepair.js"
+import type {
+  RepairFlowRequest,
+  RepairFlowResult,
+  RepairNodeRequest,
+  RepairNodeResult
+} from "../../domain/assistants/FlowRepair.js"
 import { checkFlowStructure, type FlowGraph } from "../../domain/assistants/FlowStructure.js"
+import { repairFlow } from "../../domain/assistants/repair/RepairFlow.js"
 import { repairNode } from "../../domain/assistants/repair/RepairNode.js"
 import { ValidationFailed } from "../../domain/HttpErrors.js"
 import type { Principal } from "../../domain/identity/Principal.js"
@@ -82,6 +89,10 @@ export class FlowEdits extends Effect.Service<FlowEdits>()("parley/services/Flow
         }))
         return revision
       })
+
+    /** What a repair could not save: a flow at its size limit (a repair only adds fresh ids in existing sub-flows). */
+    const unsaved = (invalid: { readonly message: string }) =>
+      Effect.fail(new ValidationFailed({ message: `The repair cannot be saved: ${invalid.message}` }))
 
     const createNode = Effect.fn("FlowEdits.createNode")(
       function*(
@@ -208,20 +219,47 @@ export class FlowEdits extends Effect.Service<FlowEdits>()("parley/services/Flow
             removedEdgeIds: diff.removedEdges.map((edge) => edge.id),
             addedEdgeIds: diff.addedEdges.map((edge) => edge.id),
             changedEdgeIds: diff.changedEdges.map((change) => change.after.id)
-          }).pipe(
-            // A repair only adds fresh ids in existing sub-flows: what can fail is a flow at its size limit.
-            Effect.catchTag(
-              "InvalidFlow",
-              (invalid) =>
-                Effect.fail(new ValidationFailed({ message: `The repair cannot be saved: ${invalid.message}` }))
-            )
-          )
+          }).pipe(Effect.catchTag("InvalidFlow", unsaved))
           : flow.revision
         return { revision, changed: repaired.changed, diff, fixed, remaining } satisfies RepairNodeResult
       },
       (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
     )
 
-    return { createNode, updateNode, deleteNode, createEdge, deleteEdge, repair } as const
+    const repairAll = Effect.fn("FlowEdits.repairFlow")(
+      function*(
+        principal: Principal,
+        agentId: AssistantId,
+        request: RepairFlowRequest,
+        ifMatch: Revision | undefined,
+        origin: Origin
+      ) {
+        const expected = yield* baseRevision(ifMatch, request.revision)
+        const { flow, intents } = yield* lockedDraft(principal, agentId, expected)
+        const { changed, diff, fixed, graph, remaining } = repairFlow(flow, intents)
+        const revision = changed
+          ? yield* save(principal, agentId, flow.revision, graph, origin, "flow.repaired", {
+            fixed: fixed.length,
+            remaining: remaining.length,
+            addedNodes: diff.addedNodes.length,
+            changedNodes: diff.changedNodes.length,
+            addedEdges: diff.addedEdges.length,
+            removedEdges: diff.removedEdges.length,
+            changedEdges: diff.changedEdges.length
+          }).pipe(Effect.catchTag("InvalidFlow", unsaved))
+          : flow.revision
+        return {
+          revision,
+          changed,
+          diff,
+          fixed,
+          remaining,
+          deployable: isDeployable(remaining)
+        } satisfies RepairFlowResult
+      },
+      (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+    )
+
+    return { createNode, updateNode, deleteNode, createEdge, deleteEdge, repair, repairFlow: repairAll } as const
   })
 }) {}
