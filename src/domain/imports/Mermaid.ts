@@ -1,9 +1,12 @@
 /**
  * Mermaid flowcharts (`graph`/`flowchart` with a direction), parsed here
  * without a browser: classic node shapes, the `A@{ shape, label }` syntax,
- * every link style with `-->|label|` and `-- label -->` labels, chains and
- * `&`, subgraphs, comments. Styling lines are ignored; a Parley export's
- * `%% parley:` comments carry each node, route and sub-flow as it was.
+ * every link style with `-->|label|` and `-- label -->` labels (see
+ * `MermaidLinks` for two-way, circle and cross ends), quoted and Markdown
+ * labels over several lines (`MermaidLabel`, `MermaidLines`), chains and `&`
+ * (`A & B --> C` is a route from each), `;` between statements, subgraphs,
+ * comments. Styling lines are ignored; a Parley export's `%% parley:`
+ * comments carry each node, route and sub-flow as it was.
  */
 import { parse as parseYaml } from "yaml"
 import type { ImportWarning } from "../assistants/Import.js"
@@ -11,7 +14,9 @@ import { excerpt } from "../Excerpt.js"
 import { type ChartEdge, type ChartNode, type ChartPage, chartToDraft, type ShapeKind } from "./Flowchart.js"
 import { type Conversion, finishDraft, unreadable } from "./ImportDraft.js"
 import { makeReportBuilder, type ReportBuilder } from "./ImportReportBuilder.js"
-import { decodeEntities } from "./ImportText.js"
+import { labelText } from "./MermaidLabel.js"
+import { mermaidLines, splitStatements } from "./MermaidLines.js"
+import { readLink } from "./MermaidLinks.js"
 
 /** Shape openers and closers, longest first. */
 const brackets: ReadonlyArray<readonly [string, string, ShapeKind]> = [
@@ -63,10 +68,6 @@ const namedShapes: Record<string, ShapeKind> = {
 }
 
 const ID = /^[\p{L}\p{N}_$][\p{L}\p{N}_$]*(?:-(?![-.>])[\p{L}\p{N}_$]+)*/u
-const TEXT_LINK =
-  /^\s*(?:[\p{L}\p{N}_]+@)?([<xo]?)(--|==|-\.)(?![-=.>])\s+(.+?)\s+(-{2,}[>xo]|-{3,}|={2,}[>xo]|={3,}|\.-+[>]?)/u
-const LINK = /^\s*(?:[\p{L}\p{N}_]+@)?([<xo]?)(-{2,}[>xo]|-{3,}|={2,}[>xo]|={3,}|-\.+->?|~{3,})/u
-
 interface Cursor {
   text: string
   at: number
@@ -74,16 +75,6 @@ interface Cursor {
 
 const skipSpace = (c: Cursor) => {
   while (c.at < c.text.length && /\s/.test(c.text[c.at]!)) c.at++
-}
-
-/** Label text: quoted or bare, `<br>` as a line break, Mermaid's `#quot;` entities decoded. */
-const labelText = (raw: string): string => {
-  let text = raw.trim()
-  if (text.startsWith("\"") && text.endsWith("\"") && text.length >= 2) text = text.slice(1, -1)
-  if (text.startsWith("`") && text.endsWith("`") && text.length >= 2) text = text.slice(1, -1).replace(/\*\*?|__?/g, "")
-  return decodeEntities(text.replace(/#(\w+);/g, (_, name: string) => /^\d+$/.test(name) ? `&#${name};` : `&${name};`))
-    .replace(/<br\s*\/?>/gi, "\n")
-    .replace(/<[^>]+>/g, "")
 }
 
 /**
@@ -179,22 +170,27 @@ const readGroup = (c: Cursor, parsed: Parsed, line: number, subgraph: string | u
   }
 }
 
-/** One statement: a node, or a chain of links. False when it is neither. */
-const readStatement = (statement: string, parsed: Parsed, line: number, subgraph: string | undefined): boolean => {
+/**
+ * One statement: a node, or a chain of links. False when it is neither.
+ * `note` hears of each link read other than as drawn (see `MermaidLinks`).
+ */
+const readStatement = (
+  statement: string,
+  parsed: Parsed,
+  line: number,
+  subgraph: string | undefined,
+  note: (message: string) => void
+): boolean => {
   const c: Cursor = { text: statement, at: 0 }
   let left = readGroup(c, parsed, line, subgraph)
   if (left.length === 0) return false
   for (;;) {
     skipSpace(c)
     if (c.at >= c.text.length) return true
-    const rest = c.text.slice(c.at)
-    let label = ""
-    const textLink = TEXT_LINK.exec(rest)
-    const link = textLink ?? LINK.exec(rest)
-    if (link === null) return false
-    c.at += link[0].length
-    if (textLink !== null) label = labelText(textLink[3]!)
-    const invisible = textLink === null && link[2]!.startsWith("~")
+    const link = readLink(c.text.slice(c.at))
+    if (link === undefined) return false
+    c.at += link.length
+    let label = link.text === undefined ? "" : labelText(link.text)
     const piped = /^\s*\|([^|]*)\|/.exec(c.text.slice(c.at))
     if (piped !== null) {
       label = labelText(piped[1]!)
@@ -202,45 +198,28 @@ const readStatement = (statement: string, parsed: Parsed, line: number, subgraph
     }
     const right = readGroup(c, parsed, line, subgraph)
     if (right.length === 0) return false
-    if (!invisible) {
-      for (const source of left) {
-        for (const target of right) {
-          parsed.edges.push({
-            sourceId: `L${line}_${parsed.edges.length + 1}`,
-            source,
-            target,
-            label,
-            location: { line }
-          })
+    if (!link.invisible) {
+      const join = (from: ReadonlyArray<string>, to: ReadonlyArray<string>) => {
+        for (const source of from) {
+          for (const target of to) {
+            parsed.edges.push({
+              sourceId: `L${line}_${parsed.edges.length + 1}`,
+              source,
+              target,
+              label,
+              location: { line }
+            })
+          }
         }
+      }
+      join(left, right)
+      if (link.twoWay) join(right, left)
+      if (link.note !== undefined) {
+        note(`Line ${line}: ${excerpt(`${left.join(" & ")} ${link.arrow} ${right.join(" & ")}`, 120)}: ${link.note}`)
       }
     }
     left = right
   }
-}
-
-/** Whether the text before `end` ends in a `#name` entity (its `;` is not a statement's end). */
-const endsInEntity = (line: string, start: number, end: number): boolean => {
-  let i = end - 1
-  while (i >= start && /\w/.test(line[i]!)) i--
-  return i < end - 1 && i >= start && line[i] === "#"
-}
-
-/** Statements of a line: split at `;` outside quotes and outside `#name;` entities (in linear time). */
-const splitStatements = (line: string): Array<string> => {
-  const out: Array<string> = []
-  let start = 0
-  let quoted = false
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!
-    if (ch === "\"") quoted = !quoted
-    if (ch === ";" && !quoted && !endsInEntity(line, start, i)) {
-      out.push(line.slice(start, i))
-      start = i + 1
-    }
-  }
-  out.push(line.slice(start))
-  return out.map((s) => s.trim()).filter((s) => s.length > 0)
 }
 
 const ignored = /^(classDef|class|style|linkStyle|click|direction|accTitle|accDescr)\b/
@@ -267,9 +246,8 @@ export const readMermaid = (
   const stack: Array<string> = []
   let lastEdge: number | undefined
   let lastSubgraph: string | undefined
-  lines.forEach((rawLine, index) => {
-    const line = index + 1 + offset
-    const trimmed = rawLine.trim()
+  const note = (line: number) => (message: string) => report.warn("unsupported-feature", message, { file, line })
+  for (const { line, text: trimmed } of mermaidLines(lines, offset)) {
     const meta = /^%%\s*parley:(node|edge|subflow)\s+(.*)$/.exec(trimmed)
     if (meta !== null) {
       let value: unknown
@@ -277,7 +255,7 @@ export const readMermaid = (
         value = JSON.parse(meta[2]!)
       } catch {
         report.warn("unreadable", "A parley comment is not JSON: ignored", { file, line })
-        return
+        continue
       }
       if (meta[1] === "node" && typeof value === "object" && value !== null) {
         const ref = (value as { ref?: unknown }).ref
@@ -288,9 +266,9 @@ export const readMermaid = (
       } else if (meta[1] === "subflow" && lastSubgraph !== undefined) {
         parsed.subgraphs.get(lastSubgraph)!.meta = value
       }
-      return
+      continue
     }
-    const statements = splitStatements(trimmed.replace(/%%.*$/, ""))
+    const statements = splitStatements(trimmed.startsWith("%%") ? "" : trimmed)
     for (const statement of statements) {
       if (!header) {
         if (/^(graph|flowchart)(\s+(TB|TD|BT|RL|LR))?$/i.test(statement)) {
@@ -300,17 +278,17 @@ export const readMermaid = (
         if (/^(graph|flowchart)\b/i.test(statement)) {
           header = true
           const after = statement.replace(/^(graph|flowchart)(\s+(TB|TD|BT|RL|LR))?\s*/i, "")
-          if (after.length > 0 && !readStatement(after, parsed, line, stack.at(-1))) {
+          if (after.length > 0 && !readStatement(after, parsed, line, stack.at(-1), note(line))) {
             report.warn("unreadable", `Line ${line} could not be read: ${excerpt(after, 80)}`, { file, line })
           }
           continue
         }
-        return
+        break
       }
-      const subgraph = /^subgraph\s+(.+)$/.exec(statement)
+      const subgraph = /^subgraph\s+(.+)$/s.exec(statement)
       if (subgraph !== null) {
         const spec = subgraph[1]!.trim()
-        const named = /^([\p{L}\p{N}_-]+)\s*\[(.*)\]$/u.exec(spec)
+        const named = /^([\p{L}\p{N}_-]+)\s*\[(.*)\]$/su.exec(spec)
         const id = named?.[1] ??
           (spec.startsWith("\"") ? `subgraph_${parsed.subgraphs.size + 1}` : spec.split(/\s+/)[0]!)
         parsed.subgraphs.set(id, { name: labelText(named?.[2] ?? spec) })
@@ -329,14 +307,17 @@ export const readMermaid = (
         continue
       }
       const before = parsed.edges.length
-      if (!readStatement(statement, parsed, line, stack.at(-1))) {
-        report.warn("unreadable", `Line ${line} could not be read: ${excerpt(statement, 80)}`, { file, line })
+      if (!readStatement(statement, parsed, line, stack.at(-1), note(line))) {
+        report.warn("unreadable", `Line ${line} could not be read: ${excerpt(statement.replace(/\s+/g, " "), 80)}`, {
+          file,
+          line
+        })
         report.skip()
         continue
       }
       lastEdge = parsed.edges.length > before ? before : undefined
     }
-  })
+  }
   if (!header) {
     return {
       problems: [{

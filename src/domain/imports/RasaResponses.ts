@@ -50,7 +50,8 @@ const chosen = (variants: ReadonlyArray<Yaml>): Yaml =>
   variants.find((v) => v["channel"] === undefined && v["condition"] === undefined) ?? variants[0]!
 
 const list = (items: ReadonlyArray<string>) => items.join(", ")
-const were = (fields: ReadonlyArray<string>) => `${list(fields)} ${fields.length === 1 ? "was" : "were"} not imported`
+const were = (fields: ReadonlyArray<string>) =>
+  fields.length === 1 ? `field ${fields[0]} was not imported` : `fields ${list(fields)} were not imported`
 
 /** The variants left out, if any. */
 const variantProblems = (variants: ReadonlyArray<Yaml>, kept: Yaml): Array<string> => {

@@ -58,10 +58,13 @@ describe("Rasa responses", () => {
     expect(dataOf(result, "utter_pic")).toEqual({ text: "Look", buttons: [] })
     expect(responseWarnings(result)).toEqual([
       "Response utter_pic: image http://insecure.example.com/a.png was not imported: a message's image is an https URL",
-      "Response utter_pic: custom, attachment, quick_replies were not imported: a message carries text, an image and buttons"
+      "Response utter_pic: fields custom, attachment, quick_replies were not imported: a message carries text, an image and buttons"
     ])
-    const warning = result.report.warnings.find((w) => w.message.startsWith("Response utter_pic: custom"))!
-    expect(warning).toMatchObject({ code: "unsupported-feature", location: { file: "domain.yml", elementId: "utter_pic" } })
+    const warning = result.report.warnings.find((w) => w.message.startsWith("Response utter_pic: fields custom"))!
+    expect(warning).toMatchObject({
+      code: "unsupported-feature",
+      location: { file: "domain.yml", elementId: "utter_pic" }
+    })
   })
 
   it("keeps the image of a response without text, says its name stands in for the text, and does not call it missing", () => {
@@ -80,7 +83,7 @@ describe("Rasa responses", () => {
     expect(responseWarnings(result)).toEqual([
       "Response utter_only_image: it has no text: its name stands in for it (a message needs text)",
       "Response utter_only_custom: it has no text: its name stands in for it (a message needs text)",
-      "Response utter_only_custom: custom was not imported: a message carries text, an image and buttons"
+      "Response utter_only_custom: field custom was not imported: a message carries text, an image and buttons"
     ])
     expect(result.report.warnings.some((w) => w.code === "unresolved-reference")).toBe(false)
   })
@@ -130,7 +133,7 @@ describe("Rasa responses", () => {
     ))
     expect(result.flow.nodes.filter((n) => n.label === "utter_a")).toHaveLength(2)
     expect(responseWarnings(result)).toEqual([
-      "Response utter_a: custom was not imported: a message carries text, an image and buttons"
+      "Response utter_a: field custom was not imported: a message carries text, an image and buttons"
     ])
   })
 
@@ -155,7 +158,7 @@ forms:
     }))
     expect(dataOf(result, "ask_size")).toMatchObject({ prompt: "Which size?", variable: "size" })
     expect(responseWarnings(result)).toEqual([
-      "Response utter_ask_size: image, buttons were not imported: a question asks in text only"
+      "Response utter_ask_size: fields image, buttons were not imported: a question asks in text only"
     ])
   })
 })
