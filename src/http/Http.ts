@@ -9,12 +9,13 @@
  * text Parley cannot store (refused in the URL, headers and bodies) and the
  * body limits.
  */
-import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
 import { Host, MaxBodyBytes, MaxUploadBytes, Port, PublicUrl, RequestTimeout } from "../config/Settings.js"
 import { Admission } from "../services/Admission.js"
 import { Api } from "./Api.js"
 import { ApiLive } from "./ApiLive.js"
+import { referenceRoutes, ReferenceRoutesLive } from "./docs/ReferenceRoutes.js"
 import { widgetRoute, WidgetRouteLive } from "./embed/WidgetRoute.js"
 import { FrontDoor, frontDoorServer } from "./FrontDoor.js"
 import { errorResponses } from "./middleware/ErrorResponses.js"
@@ -32,8 +33,7 @@ import { makeAllowedMethods, routesOf } from "./RouteTable.js"
 
 /** Routes served beside the contract. */
 const routesBeside = [
-  { method: "GET", path: "/openapi.json", group: "documentation", name: "openapi" },
-  { method: "GET", path: "/docs", group: "documentation", name: "docs" },
+  ...referenceRoutes,
   widgetRoute,
   ...linkPageRoutes
 ] as const
@@ -71,9 +71,7 @@ export const HttpAppLive = Layer.unwrapScoped(
   })
 ).pipe(
   Layer.provide([
-    // The reference's own fonts would come from fonts.scalar.com: /docs loads nothing from outside (its CSP).
-    HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } }),
-    HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
+    ReferenceRoutesLive,
     WidgetRouteLive,
     LinkPagesLive
   ]),

@@ -9,9 +9,10 @@
  * 'none'`): Parley serves nothing meant for a frame, so clickjacking has
  * nothing to aim at. Every answer carries a Content-Security-Policy: `default-src
  * 'none'` for the API (OWASP's advice for REST answers), and for an HTML page
- * (the API reference at `/docs`) the least that page needs: its own inline
- * scripts by SHA-256 hash and nothing else, no eval, no outside origin; requests
- * back to Parley only (its "try it" client).
+ * (the API reference at `/docs`, the mailed links' pages) the least a page
+ * needs: scripts from Parley itself and its own inline scripts by SHA-256 hash,
+ * no eval, no outside origin; requests back to Parley only (the reference's
+ * "try it" client).
  */
 import { HttpApp, HttpServerResponse } from "@effect/platform"
 import type { HttpServerRequest } from "@effect/platform"
@@ -42,13 +43,13 @@ export const inlineScriptHashes = (html: string): ReadonlyArray<string> => {
 }
 
 /**
- * The policy of an HTML page: scripts only by hash; styles inline (the reference injects its own at run time,
+ * The policy of an HTML page: scripts from Parley or by hash; styles inline (the reference injects its own at run time,
  * which a hash cannot name); images and fonts from Parley or inline data; requests to Parley only.
  */
 export const pagePolicy = (html: string): string =>
   [
     "default-src 'none'",
-    `script-src ${[...inlineScriptHashes(html), "'wasm-unsafe-eval'"].join(" ")}`,
+    `script-src ${["'self'", ...inlineScriptHashes(html), "'wasm-unsafe-eval'"].join(" ")}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
@@ -58,7 +59,7 @@ export const pagePolicy = (html: string): string =>
     "frame-ancestors 'none'"
   ].join("; ")
 
-// A page's body is made once and served many times (the reference is 3 MB): its policy is worked out once.
+// A page's body is made once and served many times: its policy is worked out once.
 const pagePolicies = new WeakMap<Uint8Array, string>()
 const decoder = new TextDecoder()
 

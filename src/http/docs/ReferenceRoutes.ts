@@ -1,0 +1,62 @@
+/**
+ * `GET /docs`, `/docs/scalar.js` and `/openapi.json`: the interactive API
+ * reference and the document it reads, served beside the contract without
+ * authentication. The document is generated from the `HttpApi` once, on first
+ * use; the script is the one `@effect/platform` ships for `HttpApiScalar`
+ * (Scalar's standalone bundle, read from that package's own file, as no
+ * export names it). Both are gzip-compressed once and carry ETags; the
+ * script's address names its version (`?v=<hash>`), so browsers keep it for a
+ * year and never ask again until Parley is upgraded.
+ */
+import { HttpApi, HttpApiBuilder, OpenApi } from "@effect/platform"
+import { Effect } from "effect"
+import { createRequire } from "node:module"
+import * as Path from "node:path"
+import { pathToFileURL } from "node:url"
+import { referencePage } from "./ReferencePage.js"
+import { makeAsset, serveAsset } from "./StaticAsset.js"
+
+export const REFERENCE_SCRIPT_PATH = "/docs/scalar.js"
+
+/** The reference's routes, as the route table lists them (for 405 answers). */
+export const referenceRoutes = [
+  { method: "GET", path: "/openapi.json", group: "documentation", name: "openapi" },
+  { method: "GET", path: "/docs", group: "documentation", name: "docs" },
+  { method: "GET", path: REFERENCE_SCRIPT_PATH, group: "documentation", name: "docsScript" }
+] as const
+
+/** Scalar's standalone bundle as `@effect/platform` embeds it (`HttpApiScalar` serves it inline). */
+const scalarSource = Effect.promise(async () => {
+  const platform = Path.dirname(createRequire(import.meta.url).resolve("@effect/platform/package.json"))
+  const module = await import(pathToFileURL(Path.join(platform, "dist/esm/internal/httpApiScalar.js")).href)
+  return module.javascript as string
+})
+
+/** Adds the reference's routes to the API's router. */
+export const ReferenceRoutesLive = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const { api } = yield* HttpApi.Api
+    const document = yield* Effect.cached(
+      Effect.sync(() => makeAsset(JSON.stringify(OpenApi.fromApi(api)), "application/json", "no-cache"))
+    )
+    const script = yield* Effect.cached(Effect.map(scalarSource, (source) =>
+      makeAsset(source, "text/javascript; charset=utf-8", "public, max-age=31536000, immutable")))
+    const page = yield* Effect.cached(Effect.gen(function*() {
+      const { body } = yield* document
+      const spec = JSON.parse(new TextDecoder().decode(body)) as OpenApi.OpenAPISpec
+      const version = (yield* script).etag.slice(1, 13)
+      return makeAsset(
+        referencePage({
+          title: spec.info.title,
+          description: spec.info.description ?? "",
+          scriptUrl: `docs/scalar.js?v=${version}`
+        }),
+        "text/html; charset=utf-8",
+        "no-cache"
+      )
+    }))
+    yield* router.get("/openapi.json", serveAsset(document))
+    yield* router.get(REFERENCE_SCRIPT_PATH, serveAsset(script))
+    yield* router.get("/docs", serveAsset(page))
+  })
+)
