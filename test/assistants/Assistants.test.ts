@@ -56,7 +56,7 @@ layer(testServer(), { excludeTestServices: true })("assistants", (it) => {
         name: "Support bot",
         description: "",
         language: "en",
-        nluThreshold: 0.5,
+        nluThreshold: null,
         revision: 1
       })
       expect(created.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/)
@@ -90,6 +90,13 @@ layer(testServer(), { excludeTestServices: true })("assistants", (it) => {
       expect(renamed.updatedAt.epochMillis).toBeGreaterThanOrEqual(created.updatedAt.epochMillis)
       const unchanged = yield* client.assistants.update({ path: { agent_id: created.id }, payload: {} })
       expect(unchanged).toEqual(renamed)
+      // null gives the threshold back to the intents' cross-validation.
+      const automatic = yield* client.assistants.update({
+        path: { agent_id: created.id },
+        payload: { nluThreshold: null }
+      })
+      expect(automatic.nluThreshold).toBeNull()
+      expect((yield* client.assistants.get({ path: { agent_id: created.id } })).nluThreshold).toBeNull()
 
       yield* client.assistants.delete({ path: { agent_id: created.id } })
       const gone = yield* failureOf(client.assistants.get({ path: { agent_id: created.id } }))
@@ -276,7 +283,7 @@ layer(testServer(), { excludeTestServices: true })("assistants", (it) => {
       expect(log.items[1]!.summary).toEqual({ before: { language: "en" }, after: { language: "fr" } })
       expect(log.items[2]!.summary).toEqual({
         before: null,
-        after: { name: "Audited", description: "", language: "en", nluThreshold: 0.5 }
+        after: { name: "Audited", description: "", language: "en", nluThreshold: null }
       })
       expect(log.items[2]!.actor).toEqual({ kind: "user", userId: owner.userId })
       const intents = yield* client.audit.list({ urlParams: { resourceType: "intent" } })

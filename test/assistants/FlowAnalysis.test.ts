@@ -92,6 +92,32 @@ layer(testServer(), { excludeTestServices: true })("flow analysis", (it) => {
       expect(["computing", "insufficient-data", "ready", "stale"]).toContain(analysis.json.nlu.status)
     }))
 
+  it.effect("the NLU report shows the automatic threshold with its expected accuracy and recall", () =>
+    Effect.gen(function*() {
+      const owner = yield* signUp()
+      const agentId = yield* newAssistant(owner)
+      yield* addIntent(owner, agentId, "refund", [
+        "I want a refund",
+        "money back please",
+        "return my order",
+        "refund me"
+      ])
+      yield* addIntent(owner, agentId, "greet", ["hello", "hi there", "good morning", "hey"])
+      yield* addIntent(owner, agentId, "weather", ["will it rain", "weather today", "is it sunny", "forecast"])
+      let nlu = (yield* send(owner, "get", `/v1/agents/${agentId}/flow/analysis`)).json.nlu
+      for (let tries = 0; nlu.status !== "ready" && tries < 200; tries++) {
+        yield* Effect.sleep("50 millis")
+        nlu = (yield* send(owner, "get", `/v1/agents/${agentId}/flow/analysis`)).json.nlu
+      }
+      expect(nlu.status).toBe("ready")
+      expect(nlu.threshold.value).toBeGreaterThan(0)
+      expect(nlu.threshold.value).toBeLessThan(1)
+      // The rule: at least 90% of the cross-validated right answers kept.
+      expect(nlu.threshold.inScopeAccuracy).toBeGreaterThanOrEqual(0.9 * nlu.accuracy - 1e-9)
+      expect(nlu.threshold.outOfScopeRecall).toBeGreaterThanOrEqual(0)
+      expect(nlu.threshold.outOfScopeRecall).toBeLessThanOrEqual(1)
+    }))
+
   it.effect("follows each edit and repair: a repaired draft is deployable", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()

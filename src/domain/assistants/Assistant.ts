@@ -18,6 +18,12 @@ export const LanguageTag = Schema.String.pipe(
 /** The confidence below which the classifier answers "none of these" (out of scope). */
 export const ConfidenceThreshold = Schema.Number.pipe(Schema.between(0, 1))
 
+/**
+ * An Assistant's own threshold, or null (the default): the automatic one its
+ * NLU report chooses from the intents' cross-validation.
+ */
+export const NluThreshold = Schema.NullOr(ConfidenceThreshold)
+
 /** A scripted Assistant: intents plus one draft flow graph, deployed as immutable snapshots. */
 export class Assistant extends Model.Class<Assistant>("Assistant")({
   id: Model.Generated(AssistantId),
@@ -25,7 +31,7 @@ export class Assistant extends Model.Class<Assistant>("Assistant")({
   name: Name,
   description: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(2000)), { default: () => "" }),
   language: Schema.optionalWith(LanguageTag, { default: () => "en" }),
-  nluThreshold: Schema.optionalWith(ConfidenceThreshold, { default: () => 0.5 }),
+  nluThreshold: Schema.optionalWith(NluThreshold, { default: () => null }),
   /** The draft's revision (flow and intents); deployments record the one they snapshot. */
   revision: Model.FieldExcept("jsonCreate", "jsonUpdate")(Revision),
   createdAt: Model.DateTimeInsertFromDate,
@@ -43,7 +49,7 @@ export const AssistantPatch = Schema.Struct({
   name: Schema.optional(Name),
   description: Schema.optional(Schema.String.pipe(Schema.maxLength(2000))),
   language: Schema.optional(LanguageTag),
-  nluThreshold: Schema.optional(ConfidenceThreshold)
+  nluThreshold: Schema.optional(NluThreshold)
 }).annotations({ identifier: "AssistantPatch", parseOptions: { onExcessProperty: "error" } })
 
 /** No Assistant with this id exists in the current workspace. */

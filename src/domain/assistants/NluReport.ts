@@ -31,6 +31,19 @@ export const IntentConfusion = Schema.Struct({
   rate: Ratio
 }).annotations({ identifier: "NluIntentConfusion" })
 
+/**
+ * The out-of-scope threshold an Assistant with no `nluThreshold` of its own
+ * uses, chosen by the cross-validation: the highest that keeps 90% of the
+ * right answers (see `OutOfScopeThreshold`), with what it expects.
+ */
+export const NluThresholdChoice = Schema.Struct({
+  value: Ratio,
+  /** Cross-validated in-scope accuracy at `value` (right and confident enough). */
+  inScopeAccuracy: Ratio,
+  /** Expected out-of-scope recall at `value`, by a conservative proxy: held-out utterances read with their own intent unknown. */
+  outOfScopeRecall: Ratio
+}).annotations({ identifier: "NluThresholdChoice" })
+
 /** No result yet for the current intents: the first measurement is running. */
 export const NluComputing = Schema.Struct({
   status: Schema.Literal("computing"),
@@ -62,7 +75,9 @@ export const NluMeasured = Schema.Struct({
   macroF1: Ratio,
   intents: Schema.Array(IntentScore),
   /** The most confused pairs, worst first (at most 20). */
-  confusions: Schema.Array(IntentConfusion).pipe(Schema.maxItems(20))
+  confusions: Schema.Array(IntentConfusion).pipe(Schema.maxItems(20)),
+  /** The automatic threshold (an explicit `nluThreshold`, or a router's `threshold`, wins over it). */
+  threshold: NluThresholdChoice
 }).annotations({ identifier: "NluMeasured" })
 
 /** The NLU report of an Assistant's intents. */

@@ -9,6 +9,11 @@
  * that has never seen it, so it scores 0: the report's way of saying it
  * needs more examples.
  *
+ * Each held-out utterance's reading is kept too (its best confidence, and
+ * its best confidence among the other intents with its own unknown), from
+ * which the Assistant's automatic out-of-scope threshold is chosen
+ * (`OutOfScopeThreshold`).
+ *
  * Runs in steps like training (`step(budget)`), so a caller can yield.
  */
 import {
@@ -18,6 +23,7 @@ import {
   intentTrainer,
   type TrainingIntent
 } from "./IntentModel.js"
+import { chooseThreshold, DEFAULT_THRESHOLD, type HeldOutReading, type ThresholdChoice } from "./OutOfScopeThreshold.js"
 import { seededRandom, shuffle } from "./Random.js"
 
 export interface IntentFigures {
@@ -44,6 +50,8 @@ export interface CrossValidationResult {
   readonly intents: ReadonlyArray<IntentFigures>
   /** The most confused pairs, most utterances first (at most `MAX_CONFUSIONS`). */
   readonly confusions: ReadonlyArray<Confusion>
+  /** The out-of-scope threshold these figures choose, with what they expect of it. */
+  readonly threshold: ThresholdChoice
 }
 
 export const MAX_FOLDS = 5
@@ -92,6 +100,7 @@ export const crossValidation = (
   const names = intents.map((intent) => intent.name)
   const confusion = names.map(() => new Int32Array(names.length))
   const tested = new Int32Array(names.length)
+  const readings: Array<HeldOutReading> = []
   let fold = 0
   let trainer: IntentTrainer | undefined
   let result: CrossValidationResult | undefined
@@ -111,6 +120,11 @@ export const crossValidation = (
         // A text no intent scores above 0 (say, only punctuation) is placed nowhere: tested, never right.
         const [best] = model.read(text)
         if (best !== undefined && best.confidence > 0) confusion[i]![names.indexOf(best.intent)]!++
+        readings.push({
+          confidence: best?.confidence ?? 0,
+          right: best !== undefined && best.confidence > 0 && best.intent === intent.name,
+          unknownConfidence: model.readWithout(text, intent.name)[0]?.confidence ?? 0
+        })
       })
     })
   }
@@ -125,7 +139,7 @@ export const crossValidation = (
       fold++
       return false
     }
-    result = summarise(names, confusion, tested, folds)
+    result = { ...summarise(names, confusion, tested, folds), threshold: chooseThreshold(readings) }
     return true
   }
   return {
@@ -137,12 +151,27 @@ export const crossValidation = (
   }
 }
 
+/**
+ * The automatic out-of-scope threshold of `intents` in one go: their
+ * cross-validation's choice, or `DEFAULT_THRESHOLD` when there is too little
+ * to cross-validate.
+ */
+export const automaticThreshold = (
+  intents: ReadonlyArray<TrainingIntent>,
+  options: IntentModelOptions = defaultIntentModelOptions
+): number => {
+  if (insufficientData(intents) !== undefined) return DEFAULT_THRESHOLD
+  const validation = crossValidation(intents, options)
+  while (!validation.step(4096)) { /* keep going */ }
+  return validation.result().threshold.value
+}
+
 const summarise = (
   names: ReadonlyArray<string>,
   confusion: ReadonlyArray<Int32Array>,
   support: Int32Array,
   folds: number
-): CrossValidationResult => {
+): Omit<CrossValidationResult, "threshold"> => {
   const predictedAs = names.map((_, j) => confusion.reduce((sum, row) => sum + row[j]!, 0))
   const intents = names.map((intent, i) => {
     const right = confusion[i]![i]!

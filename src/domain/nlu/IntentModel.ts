@@ -71,6 +71,13 @@ export interface IntentModel {
   /** The readings of `among` (all intents when omitted), best first; an unknown intent reads 0. */
   readonly read: (text: string, among?: ReadonlyArray<string>) => ReadonlyArray<IntentReading>
   /**
+   * The readings of every intent but `unknown`, as a model that never learnt
+   * `unknown` would give them: probabilities renormalised without it (a
+   * softmax restricted to fewer classes). How a message about something the
+   * bot was not taught reads, for choosing an out-of-scope threshold.
+   */
+  readonly readWithout: (text: string, unknown: string) => ReadonlyArray<IntentReading>
+  /**
    * About how many bytes it keeps (weights, vocabulary, nearest-example index
    * and typed-back examples), to bound a cache of models; the training
    * vectors and texts are not kept.
@@ -170,9 +177,13 @@ const intentModel = (parts: {
 }): IntentModel => {
   const { names, nearest, softmax, vectorize } = parts
   const position = new Map(names.map((name, index) => [name, index]))
-  const read = (text: string, among: ReadonlyArray<string> = names): ReadonlyArray<IntentReading> => {
+  const readings = (text: string, among: ReadonlyArray<string>, without: number): ReadonlyArray<IntentReading> => {
     const vector = vectorize(text)
     const p = probabilities(softmax, vector)
+    if (without >= 0) {
+      const rest = 1 - p[without]!
+      for (let c = 0; c < p.length; c++) p[c] = c === without || rest <= 0 ? 0 : p[c]! / rest
+    }
     const exact = parts.typedBack.label(text)
     const labels = among.map((intent) => position.get(intent) ?? -1)
     const probability = (order: number) => labels[order]! < 0 || vector.indices.length === 0 ? 0 : p[labels[order]!]!
@@ -219,9 +230,14 @@ const intentModel = (parts: {
       ...rest
     ]
   }
+  const read = (text: string, among: ReadonlyArray<string> = names) => readings(text, among, -1)
+  const readWithout = (text: string, unknown: string) => {
+    const label = position.get(unknown) ?? -1
+    return readings(text, label < 0 ? names : names.filter((_, index) => index !== label), label)
+  }
   const bytes = softmax.weights.byteLength + softmax.bias.byteLength + nearest.bytes + parts.vectorizerBytes +
     parts.typedBack.bytes
-  return { intents: names, read, bytes }
+  return { intents: names, read, readWithout, bytes }
 }
 
 /** Trains to the end in one go. */

@@ -33,7 +33,7 @@ const archiveTarget = (fields: {
         intents: fields.intents ?? "merge",
         ...(fields.revision === undefined ? {} : { revision: fields.revision as never })
       }
-      : { kind: "new", name: fields.name!, description: "", language: "en", nluThreshold: 0.5 }
+      : { kind: "new", name: fields.name!, description: "", language: "en", nluThreshold: null }
   )
 }
 

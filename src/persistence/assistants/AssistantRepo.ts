@@ -11,7 +11,8 @@ export interface AssistantInsert {
   readonly name: string
   readonly description: string
   readonly language: string
-  readonly nluThreshold: number
+  /** Null: automatic (see `NluThreshold`). */
+  readonly nluThreshold: number | null
   readonly revision: number
   readonly createdAt: Date
   readonly updatedAt: Date
@@ -22,7 +23,7 @@ export interface AssistantSettings {
   readonly name?: string
   readonly description?: string
   readonly language?: string
-  readonly nluThreshold?: number
+  readonly nluThreshold?: number | null
 }
 
 /** The outcome of moving a draft's revision on. */

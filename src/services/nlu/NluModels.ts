@@ -16,10 +16,19 @@
  *
  * `owner` names who holds the intents: `draft:<agentId>` for a draft,
  * anything stable for others (a deployment's id).
+ *
+ * A training is the model and the intents' automatic out-of-scope threshold
+ * (their cross-validation, `automaticThreshold`, the value the NLU report
+ * shows): both are ready together, so a classifier's threshold is always the
+ * one chosen for the model that answers, and a turn never waits for a
+ * cross-validation the model does not wait for. Cross-validating costs about
+ * four trainings more, in the same background slices.
  */
 import { Deferred, Effect, Option } from "effect"
+import { automaticThreshold, crossValidation, insufficientData } from "../../domain/nlu/CrossValidation.js"
 import { intentClassifier } from "../../domain/nlu/IntentClassifier.js"
 import { type IntentModel, intentTrainer, type TrainingIntent, trainIntentModel } from "../../domain/nlu/IntentModel.js"
+import { DEFAULT_THRESHOLD } from "../../domain/nlu/OutOfScopeThreshold.js"
 import type { Classifier } from "../../domain/runtime/engine/Classifier.js"
 import { runInSlices } from "./Background.js"
 import { intentsKey } from "./IntentsKey.js"
@@ -28,9 +37,10 @@ import { intentsKey } from "./IntentsKey.js"
 export const draftOwner = (agentId: string): string => `draft:${agentId}`
 
 /**
- * Whether `intents` are few enough to train in the request that first needs
- * them: training costs about utterances times intents, and up to 10,000 of
- * those take about a tenth of a second.
+ * Whether `intents` are few enough to train (and cross-validate) in the
+ * request that first needs them: training costs about utterances times
+ * intents, and up to 10,000 of those take about a tenth of a second (with
+ * the cross-validation, about half a second).
  */
 export const trainsAtOnce = (intents: ReadonlyArray<TrainingIntent>): boolean =>
   intents.reduce((sum, intent) => sum + intent.utterances.length, 0) * intents.length <= 10_000
@@ -38,17 +48,43 @@ export const trainsAtOnce = (intents: ReadonlyArray<TrainingIntent>): boolean =>
 /** The models kept, in bytes (a CLINC150-sized model holds about 55 MB). */
 export const CACHE_BYTES = 512 * 1024 * 1024
 
+/** A trained model and its intents' automatic threshold. */
+export interface Trained {
+  readonly model: IntentModel
+  readonly threshold: number
+}
+
+const trainedAtOnce = (intents: ReadonlyArray<TrainingIntent>): Trained => ({
+  model: trainIntentModel(intents),
+  threshold: automaticThreshold(intents)
+})
+
+/** Trains the model, then cross-validates, a `budget` at a time (`step` says when both are done). */
+const trainingOf = (intents: ReadonlyArray<TrainingIntent>) => {
+  const trainer = intentTrainer(intents)
+  const validation = insufficientData(intents) === undefined ? crossValidation(intents) : undefined
+  let trained = false
+  return {
+    step: (budget: number): boolean =>
+      (trained ||= trainer.step(budget)) && (validation === undefined || validation.step(budget)),
+    result: (): Trained => ({
+      model: trainer.model(),
+      threshold: validation?.result().threshold.value ?? DEFAULT_THRESHOLD
+    })
+  }
+}
+
 interface Entry {
   readonly key: string
   readonly intents: ReadonlyArray<TrainingIntent>
-  readonly ready: Deferred.Deferred<IntentModel>
+  readonly ready: Deferred.Deferred<Trained>
   /** Who asked for these intents. */
   readonly owners: Set<string>
   /** How many classifications wait for this model. */
   waiting: number
   /** Its training was skipped (nobody wanted it any more); a classification that needs it restarts it. */
   skipped: boolean
-  model: IntentModel | undefined
+  model: Trained | undefined
 }
 
 export class NluModels extends Effect.Service<NluModels>()("parley/services/nlu/NluModels", {
@@ -68,17 +104,17 @@ export class NluModels extends Effect.Service<NluModels>()("parley/services/nlu/
 
     const evict = () => {
       let bytes = 0
-      for (const entry of entries.values()) bytes += entry.model?.bytes ?? 0
+      for (const entry of entries.values()) bytes += entry.model?.model.bytes ?? 0
       for (const entry of entries.values()) {
         if (bytes <= CACHE_BYTES) break
         if (entry.model === undefined) continue
         entries.delete(entry.key)
-        bytes -= entry.model.bytes
+        bytes -= entry.model.model.bytes
         for (const owner of entry.owners) if (latest.get(owner) === entry.key) latest.delete(owner)
       }
     }
 
-    const finish = (entry: Entry, model: IntentModel) => {
+    const finish = (entry: Entry, model: Trained) => {
       if (entry.model !== undefined) return
       entry.model = model
       Deferred.unsafeDone(entry.ready, Effect.succeed(model))
@@ -99,9 +135,9 @@ export class NluModels extends Effect.Service<NluModels>()("parley/services/nlu/
           entry.skipped = true
           return Effect.void
         }
-        const trainer = intentTrainer(entry.intents)
-        return runInSlices((budget) => entry.model !== undefined || trainer.step(budget)).pipe(
-          Effect.tap(() => entry.model === undefined ? finish(entry, trainer.model()) : undefined)
+        const training = trainingOf(entry.intents)
+        return runInSlices((budget) => entry.model !== undefined || training.step(budget)).pipe(
+          Effect.tap(() => entry.model === undefined ? finish(entry, training.result()) : undefined)
         )
       })).pipe(Effect.withSpan("NluModels.train", { attributes: { intents: entry.intents.length } }))
 
@@ -118,7 +154,7 @@ export class NluModels extends Effect.Service<NluModels>()("parley/services/nlu/
         const entry: Entry = {
           key,
           intents,
-          ready: yield* Deferred.make<IntentModel>(),
+          ready: yield* Deferred.make<Trained>(),
           owners: new Set([owner]),
           waiting: 0,
           skipped: false,
@@ -129,7 +165,7 @@ export class NluModels extends Effect.Service<NluModels>()("parley/services/nlu/
         return entry
       })
 
-    const modelNow = (owner: string, entry: Entry): Effect.Effect<IntentModel> =>
+    const modelNow = (owner: string, entry: Entry): Effect.Effect<Trained> =>
       Effect.suspend(() => {
         if (entry.model !== undefined) {
           if (wanted.get(owner) === entry.key) latest.set(owner, entry.key)
@@ -140,7 +176,7 @@ export class NluModels extends Effect.Service<NluModels>()("parley/services/nlu/
         )
         if (Option.isSome(previous)) return Effect.succeed(previous.value)
         if (trainsAtOnce(entry.intents)) {
-          finish(entry, trainIntentModel(entry.intents))
+          finish(entry, trainedAtOnce(entry.intents))
           return Effect.succeed(entry.model!)
         }
         return Effect.suspend(() => {
@@ -160,12 +196,19 @@ export class NluModels extends Effect.Service<NluModels>()("parley/services/nlu/
       const entry = yield* entryFor(owner, intents)
       return {
         classify: (text, among) =>
-          Effect.flatMap(modelNow(owner, entry), (model) => intentClassifier(model).classify(text, among))
+          Effect.flatMap(modelNow(owner, entry), ({ model }) => intentClassifier(model).classify(text, among)),
+        threshold: Effect.map(modelNow(owner, entry), ({ threshold }) => threshold)
       } satisfies Classifier
     })
 
     /** The model for exactly `intents`, waiting for its training (for measurements and tests). */
     const model = Effect.fn("NluModels.model")(function*(owner: string, intents: ReadonlyArray<TrainingIntent>) {
+      const entry = yield* entryFor(owner, intents)
+      return (yield* Deferred.await(entry.ready)).model
+    })
+
+    /** The model for exactly `intents` with their automatic threshold, waiting for both. */
+    const trained = Effect.fn("NluModels.trained")(function*(owner: string, intents: ReadonlyArray<TrainingIntent>) {
       const entry = yield* entryFor(owner, intents)
       return yield* Deferred.await(entry.ready)
     })
@@ -178,6 +221,6 @@ export class NluModels extends Effect.Service<NluModels>()("parley/services/nlu/
     const isReady = (intents: ReadonlyArray<TrainingIntent>): Effect.Effect<boolean> =>
       Effect.sync(() => entries.get(intentsKey(intents))?.model !== undefined)
 
-    return { classifier, model, prepare, isReady } as const
+    return { classifier, model, trained, prepare, isReady } as const
   })
 }) {}

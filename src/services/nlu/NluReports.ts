@@ -69,7 +69,8 @@ export class NluReports extends Effect.Service<NluReports>()("parley/services/nl
           accuracy: result.accuracy,
           macroF1: result.macroF1,
           intents: result.intents,
-          confusions: result.confusions
+          confusions: result.confusions,
+          threshold: result.threshold
         }
       })).pipe(Effect.withSpan("NluReports.measure", { attributes: { intents: intents.length } }))
 

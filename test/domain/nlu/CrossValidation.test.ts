@@ -92,7 +92,8 @@ describe("cross-validation", () => {
       accuracy: first.accuracy,
       macroF1: first.macroF1,
       intents: first.intents,
-      confusions: first.confusions
+      confusions: first.confusions,
+      threshold: first.threshold
     }
     expect(() =>
       Schema.encodeSync(NluMeasured)(

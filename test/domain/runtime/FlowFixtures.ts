@@ -63,7 +63,8 @@ export interface FlowSpec {
   readonly edges: ReadonlyArray<FlowEdge>
   readonly subflows?: ReadonlyArray<Subflow>
   readonly intents?: ReadonlyArray<EngineIntent>
-  readonly nluThreshold?: number
+  /** Null: the classifier's automatic threshold. */
+  readonly nluThreshold?: number | null
   readonly locale?: string
   readonly classifier?: Classifier
 }
@@ -76,7 +77,7 @@ export const program = (spec: FlowSpec): FlowProgram =>
       edges: spec.edges,
       subflows: spec.subflows ?? [],
       intents: spec.intents ?? [],
-      nluThreshold: spec.nluThreshold ?? 0.5,
+      nluThreshold: spec.nluThreshold === undefined ? 0.5 : spec.nluThreshold,
       locale: spec.locale ?? "en",
       ...(spec.classifier === undefined ? {} : { classifier: spec.classifier })
     }),

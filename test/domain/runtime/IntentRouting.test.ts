@@ -128,6 +128,21 @@ describe("intent router", () => {
       expect(outcomeOf(yield* say(equal, yield* open(equal, {}), "x"))).toBe("order")
     }))
 
+  it.effect("with no threshold of the Assistant's, uses the classifier's automatic one, else 0.5", () =>
+    Effect.gen(function*() {
+      const scores = fixed({ order: 0.3, refund: 0.1 })
+      const calibrated = (threshold: number): Classifier => ({ ...scores, threshold: Effect.succeed(threshold) })
+      const low = routing(["order", "refund"], { classifier: calibrated(0.25), nluThreshold: null })
+      expect(outcomeOf(yield* say(low, yield* open(low, {}), "x"))).toBe("order")
+      const high = routing(["order", "refund"], { classifier: calibrated(0.35), nluThreshold: null })
+      expect(outcomeOf(yield* say(high, yield* open(high, {}), "x"))).toBe("out-of-scope")
+      // An explicit threshold wins over the automatic one.
+      const explicit = routing(["order", "refund"], { classifier: calibrated(0.25), nluThreshold: 0.5 })
+      expect(outcomeOf(yield* say(explicit, yield* open(explicit, {}), "x"))).toBe("out-of-scope")
+      const uncalibrated = routing(["order", "refund"], { classifier: scores, nluThreshold: null })
+      expect(outcomeOf(yield* say(uncalibrated, yield* open(uncalibrated, {}), "x"))).toBe("out-of-scope")
+    }))
+
   it.effect("never matches with confidence 0, even at threshold 0", () =>
     Effect.gen(function*() {
       const flow = routing(["order"], { classifier: fixed({}), data: { threshold: 0 } })

@@ -19,6 +19,12 @@ export interface Classifier {
    * deterministic and must not fail.
    */
   readonly classify: (text: string, among: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<IntentScore>>
+  /**
+   * The out-of-scope threshold this classifier chose for its intents (from
+   * their cross-validation), used when neither the router nor the Assistant
+   * sets one; without it the engine uses `DEFAULT_THRESHOLD`.
+   */
+  readonly threshold?: Effect.Effect<number>
 }
 
 /**

@@ -39,7 +39,8 @@ export interface FlowProgram {
   readonly pattern: (source: string) => Either.Either<UserPattern, string>
   readonly intent: (name: string) => EngineIntent | undefined
   readonly classifier: Classifier
-  readonly nluThreshold: number
+  /** The Assistant's own threshold; null: the classifier's automatic one. */
+  readonly nluThreshold: number | null
   readonly formats: LocaleFormats
 }
 
@@ -49,7 +50,8 @@ export interface ProgramInput {
   readonly edges: ReadonlyArray<FlowEdge>
   readonly subflows: ReadonlyArray<Subflow>
   readonly intents: ReadonlyArray<EngineIntent>
-  readonly nluThreshold: number
+  /** The Assistant's own threshold; null: the classifier's automatic one (`Classifier.threshold`). */
+  readonly nluThreshold: number | null
   readonly locale: string
   /**
    * Replaces the built-in classifier (`lazyIntentClassifier`: the `IntentModel`

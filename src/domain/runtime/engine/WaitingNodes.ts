@@ -21,6 +21,7 @@
  * the step read as `input`.
  */
 import { Effect } from "effect"
+import { DEFAULT_THRESHOLD } from "../../nlu/OutOfScopeThreshold.js"
 import type { TurnInput } from "../Turn.js"
 import { defaultReprompt, inputText, validateAnswer } from "./AnswerValidation.js"
 import { roundConfidence } from "./Classifier.js"
@@ -66,7 +67,9 @@ export const routeIntent = (run: Run, node: NodeOf<"intent-router">, input: Turn
       .sort((a, b) => b.confidence - a.confidence)
       .slice(0, 5)
     const best = ranking[0]
-    const matched = best !== undefined && best.confidence >= (threshold ?? program.nluThreshold) ? best.intent : null
+    const limit = best === undefined ? 1 : threshold ?? program.nluThreshold ??
+      (program.classifier.threshold === undefined ? DEFAULT_THRESHOLD : yield* program.classifier.threshold)
+    const matched = best !== undefined && best.confidence >= limit ? best.intent : null
     const slots = matched === null || chosen !== undefined
       ? {}
       : extractSlots(text, program.intent(matched)?.slots ?? [], { formats: program.formats, pattern: program.pattern })

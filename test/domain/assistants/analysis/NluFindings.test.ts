@@ -22,7 +22,8 @@ const measured = (status: "ready" | "stale") =>
     accuracy: 0.7,
     macroF1: 0.7,
     intents: [score("refund", 0.4), score("greet", 0.95), score("bye", 0.5), score("empty", 0, 0)],
-    confusions: [{ expected: "refund", predicted: "return", count: 5, rate: 0.5 }]
+    confusions: [{ expected: "refund", predicted: "return", count: 5, rate: 0.5 }],
+    threshold: { value: 0.3, inScopeAccuracy: 0.65, outOfScopeRecall: 0.6 }
   })
 
 describe("nluFindings", () => {
