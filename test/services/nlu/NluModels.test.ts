@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { automaticThreshold } from "../../../src/domain/nlu/CrossValidation.js"
 import { type TrainingIntent, trainIntentModel } from "../../../src/domain/nlu/IntentModel.js"
+import { DEFAULT_THRESHOLD } from "../../../src/domain/nlu/OutOfScopeThreshold.js"
 import { NluModels, trainsAtOnce } from "../../../src/services/nlu/NluModels.js"
 
 const shop: ReadonlyArray<TrainingIntent> = [
@@ -104,5 +106,17 @@ describe("NluModels", () => {
       expect(forDeployment).toBe(forDraft)
       const fresh = trainIntentModel(shop)
       for (const text of ["pizza please", "money back", "hello"]) expect(forDraft.read(text)).toEqual(fresh.read(text))
+    }).pipe(Effect.provide(NluModels.Default)))
+
+  it.live("answers each model's automatic threshold, the one its intents' cross-validation chooses", () =>
+    Effect.gen(function*() {
+      const models = yield* NluModels
+      const classifier = yield* models.classifier("draft:t", withWeather)
+      const threshold = yield* classifier.threshold!
+      expect(threshold).toBe(automaticThreshold(withWeather))
+      expect((yield* models.trained("deployment:t", withWeather)).threshold).toBe(threshold)
+      // Too little to cross-validate: the former default.
+      const single = yield* models.classifier("draft:u", [{ name: "greet", utterances: ["hello"] }])
+      expect(yield* single.threshold!).toBe(DEFAULT_THRESHOLD)
     }).pipe(Effect.provide(NluModels.Default)))
 })
