@@ -15,6 +15,7 @@ import { type AuditQuery, AuditRecord } from "../domain/identity/AuditRecord.js"
 import type { WorkspaceId } from "../domain/identity/Ids.js"
 import { type Page, pageOf } from "../domain/Pagination.js"
 import { AuditRepo, type StoredAuditRow } from "../persistence/AuditRepo.js"
+import { transaction } from "../persistence/Transaction.js"
 
 /** What a caller records: the log adds the id, the time and the place in the chain. */
 export interface AuditEntry {
@@ -105,6 +106,7 @@ const VERIFY_BATCH = 1_000
 export class AuditLog extends Effect.Service<AuditLog>()("parley/services/AuditLog", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const transactional = transaction(sql)
     const repo = yield* AuditRepo
 
     const appendTo = (workspaceIds: ReadonlyArray<WorkspaceId>, entry: Omit<AuditEntry, "workspaceId">) =>
@@ -151,7 +153,7 @@ export class AuditLog extends Effect.Service<AuditLog>()("parley/services/AuditL
         }
       }).pipe(
         // Joins the caller's transaction (as a savepoint) when there is one, so the record commits with the write.
-        sql.withTransaction,
+        transactional,
         Effect.orDie
       )
 

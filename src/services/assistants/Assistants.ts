@@ -22,6 +22,7 @@ import { Revision, RevisionConflict } from "../../domain/Revision.js"
 import { AssistantRepo, type AssistantSettings } from "../../persistence/assistants/AssistantRepo.js"
 import { DraftRepo } from "../../persistence/assistants/DraftRepo.js"
 import { FlowRepo } from "../../persistence/assistants/FlowRepo.js"
+import { transaction } from "../../persistence/Transaction.js"
 import { AuditLog } from "../AuditLog.js"
 import type { Origin } from "../identity/Origin.js"
 import { workspaceEntry } from "../WorkspaceAudit.js"
@@ -57,13 +58,13 @@ export const currentDate = Effect.map(Clock.currentTimeMillis, (millis) => new D
 export class Assistants extends Effect.Service<Assistants>()("parley/services/Assistants", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const transactional = transaction(sql)
     const repo = yield* AssistantRepo
     const flows = yield* FlowRepo
     const drafts = yield* DraftRepo
     const log = yield* AuditLog
 
-    const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+    const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) => transactional(effect)
 
     /** One page of the workspace's Assistants, oldest first. */
     const list = Effect.fn("Assistants.list")(function*(workspaceId: WorkspaceId, params: ListParams) {

@@ -32,6 +32,7 @@ import type { Principal } from "../../domain/identity/Principal.js"
 import { type Revision, RevisionConflict } from "../../domain/Revision.js"
 import { AssistantRepo } from "../../persistence/assistants/AssistantRepo.js"
 import { FlowRepo } from "../../persistence/assistants/FlowRepo.js"
+import { transaction } from "../../persistence/Transaction.js"
 import { AuditLog } from "../AuditLog.js"
 import type { Origin } from "../identity/Origin.js"
 import { workspaceEntry } from "../WorkspaceAudit.js"
@@ -41,6 +42,7 @@ import { baseRevision } from "./Flows.js"
 export class FlowEdits extends Effect.Service<FlowEdits>()("parley/services/FlowEdits", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const transactional = transaction(sql)
     const repo = yield* FlowRepo
     const assistantRepo = yield* AssistantRepo
     const assistants = yield* Assistants
@@ -110,7 +112,7 @@ export class FlowEdits extends Effect.Service<FlowEdits>()("parley/services/Flow
         })
         return { revision, node }
       },
-      (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+      transactional
     )
 
     const updateNode = Effect.fn("FlowEdits.updateNode")(
@@ -130,7 +132,7 @@ export class FlowEdits extends Effect.Service<FlowEdits>()("parley/services/Flow
         })
         return { revision, node }
       },
-      (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+      transactional
     )
 
     const deleteNode = Effect.fn("FlowEdits.deleteNode")(
@@ -152,7 +154,7 @@ export class FlowEdits extends Effect.Service<FlowEdits>()("parley/services/Flow
         )
         return { revision, removedNodeIds: [nodeId], removedEdgeIds }
       },
-      (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+      transactional
     )
 
     const createEdge = Effect.fn("FlowEdits.createEdge")(
@@ -173,7 +175,7 @@ export class FlowEdits extends Effect.Service<FlowEdits>()("parley/services/Flow
         })
         return { revision, edge }
       },
-      (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+      transactional
     )
 
     const deleteEdge = Effect.fn("FlowEdits.deleteEdge")(
@@ -190,7 +192,7 @@ export class FlowEdits extends Effect.Service<FlowEdits>()("parley/services/Flow
           .pipe(Effect.catchTag("InvalidFlow", (invalid) => Effect.die(invalid)))
         return { revision, removedNodeIds: [] as ReadonlyArray<FlowNodeId>, removedEdgeIds: [edgeId] }
       },
-      (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+      transactional
     )
 
     const repair = Effect.fn("FlowEdits.repairNode")(
@@ -223,7 +225,7 @@ export class FlowEdits extends Effect.Service<FlowEdits>()("parley/services/Flow
           : flow.revision
         return { revision, changed: repaired.changed, diff, fixed, remaining } satisfies RepairNodeResult
       },
-      (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+      transactional
     )
 
     const repairAll = Effect.fn("FlowEdits.repairFlow")(
@@ -257,7 +259,7 @@ export class FlowEdits extends Effect.Service<FlowEdits>()("parley/services/Flow
           deployable: isDeployable(remaining)
         } satisfies RepairFlowResult
       },
-      (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+      transactional
     )
 
     return { createNode, updateNode, deleteNode, createEdge, deleteEdge, repair, repairFlow: repairAll } as const

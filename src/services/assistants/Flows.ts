@@ -14,6 +14,7 @@ import type { WorkspaceId } from "../../domain/identity/Ids.js"
 import type { Principal } from "../../domain/identity/Principal.js"
 import type { Revision } from "../../domain/Revision.js"
 import { FlowRepo } from "../../persistence/assistants/FlowRepo.js"
+import { transaction } from "../../persistence/Transaction.js"
 import { AuditLog } from "../AuditLog.js"
 import type { Origin } from "../identity/Origin.js"
 import { workspaceEntry } from "../WorkspaceAudit.js"
@@ -39,6 +40,7 @@ export const baseRevision = (
 export class Flows extends Effect.Service<Flows>()("parley/services/Flows", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const transactional = transaction(sql)
     const repo = yield* FlowRepo
     const assistants = yield* Assistants
     const log = yield* AuditLog
@@ -85,7 +87,7 @@ export class Flows extends Effect.Service<Flows>()("parley/services/Flows", {
           updatedAt: DateTime.unsafeFromDate(at)
         })
       },
-      (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+      transactional
     )
 
     return { get, replace } as const

@@ -21,6 +21,7 @@ import type { Principal } from "../../domain/identity/Principal.js"
 import { type ListParams, type Page, pageOf } from "../../domain/Pagination.js"
 import { AssistantRepo } from "../../persistence/assistants/AssistantRepo.js"
 import { type IntentChanges, IntentRepo } from "../../persistence/assistants/IntentRepo.js"
+import { transaction } from "../../persistence/Transaction.js"
 import { AuditLog } from "../AuditLog.js"
 import type { Origin } from "../identity/Origin.js"
 import { draftOwner, NluModels } from "../nlu/NluModels.js"
@@ -43,6 +44,7 @@ const summaryOf = (intent: Pick<Intent, "name" | "utterances" | "slots">) => ({
 export class Intents extends Effect.Service<Intents>()("parley/services/Intents", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const transactional = transaction(sql)
     const repo = yield* IntentRepo
     const assistantRows = yield* AssistantRepo
     const assistants = yield* Assistants
@@ -62,8 +64,7 @@ export class Intents extends Effect.Service<Intents>()("parley/services/Intents"
         )
       )
 
-    const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+    const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) => transactional(effect)
 
     /** One page of an Assistant's intents, oldest first. */
     const list = Effect.fn("Intents.list")(

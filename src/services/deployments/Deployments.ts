@@ -30,6 +30,7 @@ import type { Principal } from "../../domain/identity/Principal.js"
 import { type ListParams, type Page, pageOf } from "../../domain/Pagination.js"
 import { RevisionConflict } from "../../domain/Revision.js"
 import { DeploymentRepo, type DeploymentRow } from "../../persistence/deployments/DeploymentRepo.js"
+import { transaction } from "../../persistence/Transaction.js"
 import { Assistants, currentDate } from "../assistants/Assistants.js"
 import { AuditLog } from "../AuditLog.js"
 import type { Origin } from "../identity/Origin.js"
@@ -62,13 +63,13 @@ const described = (deployment: DeploymentRow) => ({
 export class Deployments extends Effect.Service<Deployments>()("parley/services/deployments/Deployments", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const transactional = transaction(sql)
     const repo = yield* DeploymentRepo
     const assistants = yield* Assistants
     const log = yield* AuditLog
     const publicUrl = yield* PublicUrl
 
-    const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+    const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) => transactional(effect)
 
     /** Deploy the Assistant's draft: a snapshot and a new token, shown in this answer only. */
     const create = Effect.fn("Deployments.create")(

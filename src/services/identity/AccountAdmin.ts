@@ -18,6 +18,7 @@ import { RecoveryCodeRepo } from "../../persistence/identity/RecoveryCodeRepo.js
 import { SessionRepo } from "../../persistence/identity/SessionRepo.js"
 import { UserRepo, type UserRow } from "../../persistence/identity/UserRepo.js"
 import { WorkspaceRepo } from "../../persistence/identity/WorkspaceRepo.js"
+import { transaction } from "../../persistence/Transaction.js"
 import { Mailer } from "../../providers/Mailer.js"
 import { AuditLog } from "../AuditLog.js"
 import { AccountAudit, type AccountEvent } from "./AccountAudit.js"
@@ -60,6 +61,7 @@ const cliOrigin: Origin = { ipAddress: null, userAgent: "parley-cli", traceId: n
 export class AccountAdmin extends Effect.Service<AccountAdmin>()("parley/services/identity/AccountAdmin", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const transactional = transaction(sql)
     const users = yield* UserRepo
     const sessions = yield* SessionRepo
     const oneTime = yield* OneTimeTokenRepo
@@ -139,7 +141,7 @@ export class AccountAdmin extends Effect.Service<AccountAdmin>()("parley/service
             tokensRevoked: revoked.length
           } satisfies Disabled
         }
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transactional)
       if (!outcome.disabled.alreadyDisabled) yield* notify(outcome.user, "account-disabled", outcome.at)
       return outcome.disabled
     })
@@ -174,7 +176,7 @@ export class AccountAdmin extends Effect.Service<AccountAdmin>()("parley/service
           summary: { before: { mfaEnabled: wasEnabled }, after: { mfaEnabled: false, sessionsEnded } }
         })
         return { user, at, reset: { userId: user.id, wasEnabled, sessionsEnded } satisfies MfaReset }
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transactional)
       if (outcome.reset.wasEnabled) yield* notify(outcome.user, "mfa-reset", outcome.at)
       return outcome.reset
     })
@@ -195,7 +197,7 @@ export class AccountAdmin extends Effect.Service<AccountAdmin>()("parley/service
           summary: { before: { disabled: true }, after: { disabled: false } }
         })
         return { userId: user.id, wasDisabled: true }
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transactional)
     })
 
     /** Sign one user out of every session. */
@@ -211,7 +213,7 @@ export class AccountAdmin extends Effect.Service<AccountAdmin>()("parley/service
           summary: { before: null, after: { revoked: ended, reason: "ended-by-operator" } }
         })
         return ended
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transactional)
     })
 
     /** Sign every user out of every session (after a suspected key or database compromise, say). */
@@ -234,7 +236,7 @@ export class AccountAdmin extends Effect.Service<AccountAdmin>()("parley/service
           userAgent: cliOrigin.userAgent
         })
         return ended.length
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transactional)
     })
 
     return { disable, enable, resetMfa, signOutUser, signOutEveryone } as const

@@ -23,6 +23,7 @@ import { AccountDisabled, EmailTaken } from "../../domain/identity/User.js"
 import { type OneTimePurpose, OneTimeTokenRepo } from "../../persistence/identity/OneTimeTokenRepo.js"
 import { toUser, UserRepo, type UserRow } from "../../persistence/identity/UserRepo.js"
 import { WorkspaceRepo } from "../../persistence/identity/WorkspaceRepo.js"
+import { transaction } from "../../persistence/Transaction.js"
 import { Mailer, type MailMessage } from "../../providers/Mailer.js"
 import { AuditLog } from "../AuditLog.js"
 import { generateToken, hashToken } from "../OpaqueTokens.js"
@@ -51,6 +52,7 @@ const slugFrom = (name: string): string => {
 export class Accounts extends Effect.Service<Accounts>()("parley/services/identity/Accounts", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const transactional = transaction(sql)
     const users = yield* UserRepo
     const workspaces = yield* WorkspaceRepo
     const oneTime = yield* OneTimeTokenRepo
@@ -140,7 +142,7 @@ export class Accounts extends Effect.Service<Accounts>()("parley/services/identi
           userAgent: origin.userAgent
         })
         return { userId, token }
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transactional)
       yield* sendInBackground(
         verificationEmail({ to: request.email, displayName, token: created.token, publicUrl })
       )
@@ -249,7 +251,7 @@ export class Accounts extends Effect.Service<Accounts>()("parley/services/identi
         resourceId: userId,
         summary: { before: { emailVerified: false }, after: { emailVerified: true } }
       })
-    }, (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)))
+    }, transactional)
 
     /** Mail a new verification link to an unverified account; silent otherwise. */
     const resendVerification = Effect.fn("Accounts.resendVerification")(function*(email: string, origin: Origin) {
@@ -261,7 +263,7 @@ export class Accounts extends Effect.Service<Accounts>()("parley/services/identi
         const at = yield* now
         yield* oneTime.spendAll(user.value.id, "email-verification", at)
         return yield* oneTimeToken(user.value.id, "email-verification", EMAIL_VERIFICATION_TTL_SECONDS, at)
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transactional)
       yield* sendInBackground(
         verificationEmail({ to: user.value.email, displayName: user.value.displayName, token, publicUrl })
       )
@@ -277,7 +279,7 @@ export class Accounts extends Effect.Service<Accounts>()("parley/services/identi
         const at = yield* now
         yield* oneTime.spendAll(user.value.id, "password-reset", at)
         return yield* oneTimeToken(user.value.id, "password-reset", PASSWORD_RESET_TTL_SECONDS, at)
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transactional)
       yield* sendInBackground(
         passwordResetEmail({ to: user.value.email, displayName: user.value.displayName, token, publicUrl })
       )
@@ -308,7 +310,7 @@ export class Accounts extends Effect.Service<Accounts>()("parley/services/identi
             summary: { before: null, after: { sessionsEnded: true } }
           })
           return { ...row, at }
-        }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+        }).pipe(transactional)
         yield* sendInBackground(securityNoticeEmail({
           to: user.email,
           displayName: user.displayName,

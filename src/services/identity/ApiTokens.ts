@@ -14,6 +14,7 @@ import { OwnerOnly } from "../../domain/identity/OwnerOnly.js"
 import type { Principal } from "../../domain/identity/Principal.js"
 import type { ListParams } from "../../domain/Pagination.js"
 import { ApiTokenRepo, toApiToken } from "../../persistence/identity/ApiTokenRepo.js"
+import { transaction } from "../../persistence/Transaction.js"
 import { generateToken, hashToken } from "../OpaqueTokens.js"
 import { IdentityDirectory, type TokenGrant } from "./IdentityDirectory.js"
 import type { Origin } from "./Origin.js"
@@ -27,6 +28,7 @@ const TOUCH_EVERY_MILLIS = 60_000
 export class ApiTokens extends Effect.Service<ApiTokens>()("parley/services/identity/ApiTokens", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const transactional = transaction(sql)
     const repo = yield* ApiTokenRepo
     const directory = yield* IdentityDirectory
     const workspaces = yield* Workspaces
@@ -92,7 +94,7 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("parley/services/iden
         })
         return { ...toApiToken(row), token: Redacted.make(token) }
       },
-      (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+      transactional
     )
 
     const list = Effect.fn("ApiTokens.list")(function*(principal: Principal, params: ListParams) {
@@ -111,7 +113,7 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("parley/services/iden
         resourceId: id,
         summary: { before: null, after: null }
       })
-    }, (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)))
+    }, transactional)
 
     /** The grant of a presented token, when it is live; its use is recorded at most once a minute per node. */
     const authenticate = Effect.fn("ApiTokens.authenticate")(function*(token: string) {

@@ -16,6 +16,7 @@ import { InvalidCredentials } from "../../domain/identity/Login.js"
 import { InvalidMfaCode } from "../../domain/identity/Mfa.js"
 import { RecoveryCodeRepo } from "../../persistence/identity/RecoveryCodeRepo.js"
 import { UserRepo, type UserRow } from "../../persistence/identity/UserRepo.js"
+import { transaction } from "../../persistence/Transaction.js"
 import { normaliseRecoveryCode } from "../OpaqueTokens.js"
 import { PasswordHasher } from "../PasswordHasher.js"
 import { RateLimiter } from "../RateLimiter.js"
@@ -38,6 +39,7 @@ export interface Proof {
 export class Factors extends Effect.Service<Factors>()("parley/services/identity/Factors", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const transactional = transaction(sql)
     const users = yield* UserRepo
     const codes = yield* RecoveryCodeRepo
     const totp = yield* Totp
@@ -106,7 +108,7 @@ export class Factors extends Effect.Service<Factors>()("parley/services/identity
             }
           }
           return { _tag: "Proved", value: yield* action(user, at) } as const
-        }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+        }).pipe(transactional)
         if (checked._tag === "Refused") {
           if (checked.error === wrongCode) {
             yield* Effect.ignore(limiter.consume(Rules.mfaFailuresPerAccount, userId))

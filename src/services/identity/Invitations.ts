@@ -27,6 +27,7 @@ import type { ListParams } from "../../domain/Pagination.js"
 import { InvitationRepo, toInvitation } from "../../persistence/identity/InvitationRepo.js"
 import { UserRepo } from "../../persistence/identity/UserRepo.js"
 import { toWorkspace, WorkspaceRepo } from "../../persistence/identity/WorkspaceRepo.js"
+import { transaction } from "../../persistence/Transaction.js"
 import { Mailer } from "../../providers/Mailer.js"
 import { generateToken, hashToken } from "../OpaqueTokens.js"
 import { IdentityDirectory } from "./IdentityDirectory.js"
@@ -36,6 +37,7 @@ import { pageFrom, Workspaces } from "./Workspaces.js"
 export class Invitations extends Effect.Service<Invitations>()("parley/services/identity/Invitations", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const transactional = transaction(sql)
     const repo = yield* InvitationRepo
     const workspaces = yield* WorkspaceRepo
     const users = yield* UserRepo
@@ -78,7 +80,7 @@ export class Invitations extends Effect.Service<Invitations>()("parley/services/
           })
           const workspace = Option.getOrThrow(yield* workspaces.findById(principal.workspaceId))
           return { row, token, workspaceName: workspace.name }
-        }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+        }).pipe(transactional)
         yield* mailer.send(invitationEmail({
           to: input.email,
           workspaceName: created.workspaceName,
@@ -110,7 +112,7 @@ export class Invitations extends Effect.Service<Invitations>()("parley/services/
         resourceId: id,
         summary: { before: null, after: null }
       })
-    }, (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)))
+    }, transactional)
 
     /** Accept an invitation as the signed-in user its email names. */
     const accept = Effect.fn("Invitations.accept")(
@@ -158,7 +160,7 @@ export class Invitations extends Effect.Service<Invitations>()("parley/services/
           joinedAt: DateTime.unsafeFromDate(at)
         } satisfies WorkspaceMembership
       },
-      (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+      transactional
     )
 
     return { invite, list, revoke, accept } as const

@@ -23,6 +23,7 @@ import { MFA_ENROLMENT_TTL_SECONDS } from "../../domain/identity/SessionPolicy.j
 import { OneTimeTokenRepo } from "../../persistence/identity/OneTimeTokenRepo.js"
 import { RecoveryCodeRepo } from "../../persistence/identity/RecoveryCodeRepo.js"
 import { UserRepo, type UserRow } from "../../persistence/identity/UserRepo.js"
+import { transaction } from "../../persistence/Transaction.js"
 import { Mailer } from "../../providers/Mailer.js"
 import { generateRecoveryCode, hashToken } from "../OpaqueTokens.js"
 import { PasswordHasher } from "../PasswordHasher.js"
@@ -41,6 +42,7 @@ const ISSUER = "Parley"
 export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const transactional = transaction(sql)
     const users = yield* UserRepo
     const codes = yield* RecoveryCodeRepo
     const oneTime = yield* OneTimeTokenRepo
@@ -148,7 +150,7 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
             summary: { before: { mfaEnabled: false }, after: { mfaEnabled: true } }
           })
           return { user, at, recoveryCodes }
-        }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+        }).pipe(transactional)
         yield* notify(result.user, "mfa-enabled", result.at)
         return {
           recoveryCodes: result.recoveryCodes.map((code) => Redacted.make(code)),
@@ -238,7 +240,7 @@ export class Mfa extends Effect.Service<Mfa>()("parley/services/identity/Mfa", {
           summary: { before: null, after: { mfa: true, recoveryCode: !isTotpCode(code) } }
         })
         return { _tag: "Passed", userId: user.id } satisfies Challenge
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transactional)
 
     const refused = (error: InvalidToken | TokenExpired | RateLimited): Challenge => ({ _tag: "Refused", error })
 

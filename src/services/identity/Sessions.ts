@@ -14,6 +14,7 @@ import { InvalidToken, TokenExpired } from "../../domain/identity/OneTimeToken.j
 import { ReauthenticationRequired, Session, SessionNotFound } from "../../domain/identity/Session.js"
 import { MAX_SESSIONS_PER_USER, RECENT_AUTHENTICATION_SECONDS } from "../../domain/identity/SessionPolicy.js"
 import { SessionRepo, type SessionRow } from "../../persistence/identity/SessionRepo.js"
+import { transaction } from "../../persistence/Transaction.js"
 import { generateToken, hashToken } from "../OpaqueTokens.js"
 import { AccessTokens } from "./AccessTokens.js"
 import { AccountAudit } from "./AccountAudit.js"
@@ -41,6 +42,7 @@ const secondsBetween = (later: Date, earlier: Date) =>
 export class Sessions extends Effect.Service<Sessions>()("parley/services/identity/Sessions", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const transactional = transaction(sql)
     const repo = yield* SessionRepo
     const accessTokens = yield* AccessTokens
     const directory = yield* IdentityDirectory
@@ -88,8 +90,7 @@ export class Sessions extends Effect.Service<Sessions>()("parley/services/identi
         yield* directory.announce(...ended.map((id) => ({ kind: "session", id }) as const))
         return yield* issue(session, at)
       },
-      sql.withTransaction,
-      Effect.orDie
+      transactional
     )
 
     const refused = (message: string) => new InvalidToken({ purpose: "refresh", message })
@@ -135,7 +136,7 @@ export class Sessions extends Effect.Service<Sessions>()("parley/services/identi
         }
         yield* repo.markUsed(token.value.tokenHash, session.id, at)
         return { _tag: "Issued", issued: yield* issue(session, at) } satisfies Exchange
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transactional)
 
     /** Exchange a refresh token for new tokens; a reused one ends its session. */
     const refresh = Effect.fn("Sessions.refresh")(function*(refreshToken: string, origin: Origin) {
@@ -154,8 +155,7 @@ export class Sessions extends Effect.Service<Sessions>()("parley/services/identi
           summary: { before: null, after: null }
         })
       },
-      sql.withTransaction,
-      Effect.orDie
+      transactional
     )
 
     /** Sign out every session of a user, or every other one. */
@@ -174,8 +174,7 @@ export class Sessions extends Effect.Service<Sessions>()("parley/services/identi
         })
         return revoked
       },
-      sql.withTransaction,
-      Effect.orDie
+      transactional
     )
 
     const toSession = (row: SessionRow, current: SessionId) => ({
@@ -239,7 +238,7 @@ export class Sessions extends Effect.Service<Sessions>()("parley/services/identi
           summary: { before: null, after: null }
         })
       },
-      (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+      transactional
     )
 
     /** Sign out every other session of the user; needs a recent authentication. */

@@ -17,6 +17,7 @@ import { type WorkspaceMembership, WorkspaceSlugTaken } from "../../domain/ident
 import { type ListParams, pageOf } from "../../domain/Pagination.js"
 import { ApiTokenRepo } from "../../persistence/identity/ApiTokenRepo.js"
 import { toWorkspace, WorkspaceRepo } from "../../persistence/identity/WorkspaceRepo.js"
+import { transaction } from "../../persistence/Transaction.js"
 import { AuditLog } from "../AuditLog.js"
 import { IdentityDirectory } from "./IdentityDirectory.js"
 import type { Origin } from "./Origin.js"
@@ -30,6 +31,7 @@ export const pageFrom = <A>(all: ReadonlyArray<A>, params: ListParams) => {
 export class Workspaces extends Effect.Service<Workspaces>()("parley/services/identity/Workspaces", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const transactional = transaction(sql)
     const repo = yield* WorkspaceRepo
     const log = yield* AuditLog
     const directory = yield* IdentityDirectory
@@ -87,7 +89,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("parley/services/id
           joinedAt: DateTime.unsafeFromDate(at)
         } satisfies WorkspaceMembership
       },
-      (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+      transactional
     )
 
     /** The members of the principal's workspace. */
@@ -131,7 +133,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("parley/services/id
         const updated = (yield* repo.members(principal.workspaceId)).find((member) => member.userId === userId)
         return updated!
       },
-      (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+      transactional
     )
 
     /**
@@ -185,7 +187,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("parley/services/id
         summary: { before: { role: target.role }, after: null }
       })
       yield* revokeTokensOf(principal, origin, userId, yield* now, undefined, "creator-removed")
-    }, (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)))
+    }, transactional)
 
     return { listOf, create, members, changeRole, remove, record } as const
   })

@@ -25,6 +25,7 @@ import type { Conversion, ImportedIntent, Mapped } from "../../domain/imports/Im
 import { type Page, pageOf } from "../../domain/Pagination.js"
 import type { ListParams } from "../../domain/Pagination.js"
 import { type ImportFilter, ImportRepo } from "../../persistence/assistants/ImportRepo.js"
+import { transaction } from "../../persistence/Transaction.js"
 import { Assistants, currentDate } from "../assistants/Assistants.js"
 import { Flows } from "../assistants/Flows.js"
 import { Intents } from "../assistants/Intents.js"
@@ -38,6 +39,7 @@ const mergedSlots = (current: Intent["slots"], imported: Intent["slots"]) => {
 export class Imports extends Effect.Service<Imports>()("parley/services/Imports", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const transactional = transaction(sql)
     const repo = yield* ImportRepo
     const assistants = yield* Assistants
     const flows = yield* Flows
@@ -113,8 +115,7 @@ export class Imports extends Effect.Service<Imports>()("parley/services/Imports"
           )
         ),
         die,
-        sql.withTransaction,
-        Effect.catchTag("SqlError", Effect.die)
+        transactional
       )
 
     /** Run an import: convert, write, record. */
