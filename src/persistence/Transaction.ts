@@ -14,9 +14,9 @@ import { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 
 /** `effect` in one transaction of `sql`, its database errors made defects. */
-export const transaction = (sql: SqlClient.SqlClient) =>
-<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
-  Effect.catchAll(
-    sql.withTransaction(effect),
-    (error) => error instanceof SqlError ? Effect.die(error) : Effect.fail(error as Exclude<E, SqlError>)
-  )
+export const transaction =
+  (sql: SqlClient.SqlClient) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
+    Effect.catchAll(
+      sql.withTransaction(effect),
+      (error) => error instanceof SqlError ? Effect.die(error) : Effect.fail(error as Exclude<E, SqlError>)
+    )

@@ -85,8 +85,14 @@ layer(testServer(), { excludeTestServices: true })("the contract", (it) => {
       const res = yield* exchange(HttpClientRequest.get("/docs"))
       expect(res.status).toBe(200)
       expect(res.headers["content-type"]).toContain("text/html")
-      const embedded = /<script id="api-reference" type="application\/json">([\s\S]*?)<\/script>/.exec(res.text)
-      const spec = JSON.parse(embedded![1]!) as { paths: Record<string, Record<string, unknown>> }
+      // The page names the document it shows, relative to itself.
+      const configured = /<script id="api-reference" type="application\/json" data-configuration="([^"]*)">/.exec(
+        res.text
+      )
+      const { url } = JSON.parse(configured![1]!.replaceAll("&quot;", "\"").replaceAll("&amp;", "&")) as { url: string }
+      expect(url).toBe("openapi.json")
+      const document = yield* exchange(HttpClientRequest.get(new URL(url, "http://parley/docs").pathname))
+      const spec = document.json as { paths: Record<string, Record<string, unknown>> }
       const shown = Object.values(spec.paths).reduce((count, operations) => count + Object.keys(operations).length, 0)
       expect(shown).toBe(declared.length)
     }))
