@@ -6,7 +6,6 @@
  * No type check here: that is `npm run typecheck`, and CI's. `npm run build`
  * is the full build (`dist/`, with the types of the `parley/api` export).
  */
-import { build } from "esbuild"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
@@ -36,6 +35,8 @@ const upToDate = () => Fs.existsSync(bundle) && Fs.statSync(bundle).mtimeMs > ne
 
 if (!upToDate()) {
   const started = performance.now()
+  // Loaded only to build: a start with nothing changed does not pay for it.
+  const { build } = await import("esbuild")
   await build({
     entryPoints: [Path.join(root, "src", "main.ts")],
     outfile: bundle,
