@@ -1,6 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
-import { WorkspaceRepo } from "../../persistence/identity/WorkspaceRepo.js"
 import { Accounts } from "../../services/identity/Accounts.js"
 import { Sessions } from "../../services/identity/Sessions.js"
 import { pageFrom } from "../../services/identity/Workspaces.js"
@@ -13,18 +12,13 @@ export const AccountHttpLive = HttpApiBuilder.group(Api, "account", (handlers) =
   Effect.gen(function*() {
     const accounts = yield* Accounts
     const sessions = yield* Sessions
-    const workspaces = yield* WorkspaceRepo
     const origins = yield* RequestOrigin
 
     return handlers
       .handle("me", () =>
         Effect.gen(function*() {
           const user = yield* currentUser
-          return {
-            user: yield* accounts.profile(user.userId),
-            sessionId: user.sessionId,
-            memberships: yield* workspaces.membershipsOf(user.userId)
-          }
+          return yield* accounts.me(user.userId, user.sessionId)
         }))
       .handle("listSessions", ({ urlParams }) =>
         Effect.gen(function*() {

@@ -1,82 +1,27 @@
 /**
- * Authentication of the public runtime routes: `Authorization: Bearer cdp_…`.
- *
- * 1. The token's SHA-256 names a deployment (looked up on every request, so a
- *    revocation stops the token at once on every node): unknown or revoked is
- *    a 401.
- * 2. The request's `Origin` must be one of the deployment's allowed origins
- *    (or the list is `["*"]`): otherwise a 403.
- * 3. The token's rate limit (requests per minute, sessions and turns
- *    together, counted in PostgreSQL so it holds across nodes): over it, a
- *    429 with `Retry-After`.
+ * Authentication of the public runtime routes: `Authorization: Bearer cdp_…`
+ * and the request's `Origin`, checked by `EmbedTokens` (token, allowed
+ * origins, rate limit); the caller it answers is the handlers'
+ * `CurrentEmbedCaller`, and the request log names its workspace.
  */
 import { HttpServerRequest } from "@effect/platform"
-import { Effect, Layer, Option, Redacted } from "effect"
-import { EMBED_TOKEN_PREFIX } from "../../domain/assistants/DeploymentSnapshot.js"
-import type { EmbedCaller } from "../../domain/assistants/EmbedCaller.js"
-import { originAllowed } from "../../domain/assistants/EmbedOrigin.js"
-import { Forbidden, RateLimited, Unauthenticated } from "../../domain/HttpErrors.js"
+import { Effect, Layer, Redacted } from "effect"
 import { annotateRequest } from "../../observability/RequestLog.js"
-import { DeploymentRepo } from "../../persistence/deployments/DeploymentRepo.js"
-import { hashToken } from "../../services/OpaqueTokens.js"
-import { RateLimiter, type RateRule } from "../../services/RateLimiter.js"
+import { EmbedTokens } from "../../services/deployments/EmbedTokens.js"
 import { EmbedAuthentication } from "./EmbedAuthentication.js"
-
-const TOKEN = /^cdp_[A-Za-z0-9_-]{43}$/
-
-const unauthenticated = (message: string) => new Unauthenticated({ message })
-
-/** One deployment's limit: its requests per minute. */
-const ruleOf = (perMinute: number): RateRule => ({ name: "embed.token", limit: perMinute, window: "1 minute" })
 
 export const EmbedAuthenticationLive = Layer.effect(
   EmbedAuthentication,
   Effect.gen(function*() {
-    const repo = yield* DeploymentRepo
-    const limiter = yield* RateLimiter
-
-    const authenticate = (credential: Redacted.Redacted<string>) =>
-      Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const token = Redacted.value(credential).trim()
-        if (token === "") {
-          return yield* unauthenticated(
-            `Send Authorization: Bearer ${EMBED_TOKEN_PREFIX}… (the deployment's embed token)`
-          )
-        }
-        if (!TOKEN.test(token)) return yield* unauthenticated("This is not an embed token (cdp_…)")
-        const found = yield* repo.byTokenHash(hashToken(token))
-        if (Option.isNone(found)) return yield* unauthenticated("This embed token is not valid")
-        const deployment = found.value
-        if (deployment.status !== "live") {
-          return yield* unauthenticated("This embed token was revoked: the deployment no longer answers")
-        }
-        const origin = request.headers["origin"]
-        if (!originAllowed(deployment.allowedOrigins, origin)) {
-          return yield* new Forbidden({
-            message: origin === undefined
-              ? "This deployment answers pages of its allowed origins only, and the request has no Origin"
-              : `The origin ${origin} is not allowed to use this deployment`
-          })
-        }
-        yield* limiter.consume(ruleOf(deployment.rateLimitPerMinute), deployment.id).pipe(
-          Effect.catchTag("RateLimited", ({ retryAfterSeconds }) =>
-            Effect.fail(
-              new RateLimited({
-                retryAfterSeconds,
-                message: `This embed token made more than ${deployment.rateLimitPerMinute} requests in a minute; ` +
-                  `retry in ${retryAfterSeconds} seconds`
-              })
-            ))
-        )
-        yield* annotateRequest({ workspaceId: deployment.workspaceId })
-        return {
-          deploymentId: deployment.id,
-          agentId: deployment.agentId,
-          workspaceId: deployment.workspaceId
-        } satisfies EmbedCaller
-      }).pipe(Effect.withSpan("EmbedAuthentication.authenticate"))
-
-    return EmbedAuthentication.of({ embedToken: authenticate })
+    const tokens = yield* EmbedTokens
+    return EmbedAuthentication.of({
+      embedToken: (credential) =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const caller = yield* tokens.authenticate(Redacted.value(credential).trim(), request.headers["origin"])
+          yield* annotateRequest({ workspaceId: caller.workspaceId })
+          return caller
+        }).pipe(Effect.withSpan("EmbedAuthentication.authenticate"))
+    })
   })
 )

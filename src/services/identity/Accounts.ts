@@ -400,6 +400,11 @@ export class Accounts extends Effect.Service<Accounts>()("parley/services/identi
       return toUser(Option.getOrThrow(yield* users.findById(userId)) as UserRow)
     })
 
+    /** `GET /account/me`: the signed-in user, their session and the workspaces they belong to. */
+    const me = Effect.fn("Accounts.me")(function*(userId: UserId, sessionId: SessionId) {
+      return { user: yield* profile(userId), sessionId, memberships: yield* workspaces.membershipsOf(userId) }
+    })
+
     return {
       signup,
       checkPassword,
@@ -409,7 +414,8 @@ export class Accounts extends Effect.Service<Accounts>()("parley/services/identi
       resetPassword,
       changePassword,
       reauthenticate,
-      profile
+      profile,
+      me
     } as const
   })
 }) {}
