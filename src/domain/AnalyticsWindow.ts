@@ -8,7 +8,7 @@ import { Schema } from "effect"
 /** A UTC calendar day, `YYYY-MM-DD`. */
 export const UtcDay = Schema.String.pipe(
   Schema.pattern(/^\d{4}-\d{2}-\d{2}$/),
-  Schema.annotations({ identifier: "UtcDay", description: "A UTC day, YYYY-MM-DD" })
+  Schema.annotations({ identifier: "UtcDay", description: "A UTC day, YYYY-MM-DD", examples: ["2025-01-31"] })
 )
 
 /** How many days an analytics report covers: 1 to 365. */

@@ -10,7 +10,8 @@ export const IdempotencyKey = Schema.String.pipe(
   Schema.pattern(/^[\x21-\x7e]{1,200}$/),
   Schema.annotations({
     identifier: "IdempotencyKey",
-    description: "1 to 200 visible ASCII characters, unique per turn of a session (or run start of a chain)"
+    description: "1 to 200 visible ASCII characters, unique per turn of a session (or run start of a chain)",
+    examples: ["turn-0001"]
   })
 )
 

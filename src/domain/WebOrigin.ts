@@ -9,7 +9,11 @@ import { Schema } from "effect"
 export const WebOrigin = Schema.String.pipe(
   Schema.pattern(/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/),
   Schema.maxLength(255),
-  Schema.annotations({ identifier: "WebOrigin", description: "scheme://host[:port]" })
+  Schema.annotations({
+    identifier: "WebOrigin",
+    description: "scheme://host[:port]",
+    examples: ["https://shop.example.com", "http://localhost:3000"]
+  })
 )
 
 /** A page origin allowed to call a public route, or `*` for any. */

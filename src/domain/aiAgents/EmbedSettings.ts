@@ -5,7 +5,7 @@ import { AllowedOrigins } from "../WebOrigin.js"
 /** A CSS hex colour: `#1f6feb`. */
 export const HexColor = Schema.String.pipe(
   Schema.pattern(/^#[0-9a-fA-F]{6}$/),
-  Schema.annotations({ identifier: "HexColor" })
+  Schema.annotations({ identifier: "HexColor", examples: ["#1f6feb"] })
 )
 
 /** Which bottom corner of the page the widget's launcher sits in. */

@@ -68,6 +68,6 @@ export type AiAgentMessageId = typeof AiAgentMessageId.Type
 export const EndUserId = Schema.String.pipe(
   Schema.pattern(/^[\x21-\x7e]{1,128}$/, { message: () => "an end-user id is 1 to 128 visible ASCII characters" }),
   Schema.brand("EndUserId"),
-  Schema.annotations({ identifier: "EndUserId" })
+  Schema.annotations({ identifier: "EndUserId", examples: ["customer-4821" as never] })
 )
 export type EndUserId = typeof EndUserId.Type

@@ -30,7 +30,7 @@ export const AiAgentMemoryKey = Schema.String.pipe(
   Schema.pattern(/^[a-z][a-z0-9_.-]{0,63}$/, {
     message: () => "a memory key is 1 to 64 characters of a-z, 0-9, '_', '.' and '-', starting with a letter"
   }),
-  Schema.annotations({ identifier: "AiAgentMemoryKey" })
+  Schema.annotations({ identifier: "AiAgentMemoryKey", examples: ["preferred_language"] })
 )
 
 /** The fact itself, in a sentence the model reads: 1 to 2000 characters. */

@@ -12,14 +12,17 @@ export const PublicAgentToken = Schema.String.pipe(
     message: () => "a public agent token is agt_ and 43 base64url characters"
   }),
   Schema.brand("PublicAgentToken"),
-  Schema.annotations({ identifier: "PublicAgentToken" })
+  Schema.annotations({
+    identifier: "PublicAgentToken",
+    examples: ["agt_Xv8Nq2LcT5rW9mJ3kB7yH1dF6gS4pZ0aQ2uE5tR8iOk" as never]
+  })
 )
 export type PublicAgentToken = typeof PublicAgentToken.Type
 
 /** What is kept visible of a public token: its prefix and last four characters, `agt_...k3Qz`. */
 export const PublicTokenHint = Schema.String.pipe(
   Schema.pattern(/^agt_\.\.\.[A-Za-z0-9_-]{4}$/),
-  Schema.annotations({ identifier: "PublicTokenHint" })
+  Schema.annotations({ identifier: "PublicTokenHint", examples: ["agt_...k3Qz"] })
 )
 
 /** A newly issued public token: the only time its value is returned. */

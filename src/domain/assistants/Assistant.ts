@@ -12,7 +12,7 @@ export type AssistantId = typeof AssistantId.Type
 /** A BCP 47 language tag such as `en` or `pt-BR`. */
 export const LanguageTag = Schema.String.pipe(
   Schema.pattern(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/),
-  Schema.annotations({ identifier: "LanguageTag", description: "A BCP 47 language tag" })
+  Schema.annotations({ identifier: "LanguageTag", description: "A BCP 47 language tag", examples: ["en", "pt-BR"] })
 )
 
 /** The confidence below which the classifier answers "none of these" (out of scope). */

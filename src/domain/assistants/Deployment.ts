@@ -23,13 +23,17 @@ export type DeploymentStatus = typeof DeploymentStatus.Type
 /** A deployment's embed token: `cdp_` and 43 URL-safe base64 characters (256 random bits). */
 export const EmbedToken = Schema.String.pipe(
   Schema.pattern(/^cdp_[A-Za-z0-9_-]{43}$/),
-  Schema.annotations({ identifier: "EmbedToken", description: "cdp_ followed by 43 URL-safe characters" })
+  Schema.annotations({
+    identifier: "EmbedToken",
+    description: "cdp_ followed by 43 URL-safe characters",
+    examples: ["cdp_4Qm8ZrT1vK6yN3pX9cW2bH7jL5sD0fG8aE1uR6tY3iO"]
+  })
 )
 
 /** The version of a trained NLU model: a content hash of what it was trained on. */
 export const NluModelVersion = Schema.String.pipe(
   Schema.pattern(/^[a-f0-9]{16,64}$/),
-  Schema.annotations({ identifier: "NluModelVersion" })
+  Schema.annotations({ identifier: "NluModelVersion", examples: ["3f2a9c1e7b4d6a80"] })
 )
 
 const serverSet = Model.FieldExcept("jsonCreate", "jsonUpdate")

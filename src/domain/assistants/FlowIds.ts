@@ -20,7 +20,7 @@ export type FlowNodeId = typeof FlowNodeId.Type
 export const FlowEdgeId = Schema.String.pipe(
   Schema.pattern(key, { message: () => "an edge id is 1 to 64 characters of A-Z, a-z, 0-9, '_' and '-'" }),
   Schema.brand("FlowEdgeId"),
-  Schema.annotations({ identifier: "FlowEdgeId" })
+  Schema.annotations({ identifier: "FlowEdgeId", examples: ["greet-to-ask_email" as never] })
 )
 export type FlowEdgeId = typeof FlowEdgeId.Type
 
@@ -28,7 +28,7 @@ export type FlowEdgeId = typeof FlowEdgeId.Type
 export const SubflowId = Schema.String.pipe(
   Schema.pattern(key, { message: () => "a sub-flow id is 1 to 64 characters of A-Z, a-z, 0-9, '_' and '-'" }),
   Schema.brand("SubflowId"),
-  Schema.annotations({ identifier: "SubflowId" })
+  Schema.annotations({ identifier: "SubflowId", examples: ["checkout" as never] })
 )
 export type SubflowId = typeof SubflowId.Type
 
@@ -41,6 +41,6 @@ export const RouteKey = Schema.String.pipe(
     message: () =>
       "a route key is 1 to 64 characters of A-Z, a-z, 0-9, '_', '.' and '-', starting with a letter or digit"
   }),
-  Schema.annotations({ identifier: "FlowRouteKey" })
+  Schema.annotations({ identifier: "FlowRouteKey", examples: ["yes"] })
 )
 export type RouteKey = typeof RouteKey.Type

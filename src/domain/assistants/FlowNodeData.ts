@@ -158,7 +158,7 @@ export const JumpData = Schema.Struct({
 /** A label for how a conversation ended, counted by analytics: `resolved`, `order_placed`. */
 export const OutcomeLabel = Schema.String.pipe(
   Schema.pattern(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/),
-  Schema.annotations({ identifier: "FlowOutcome" })
+  Schema.annotations({ identifier: "FlowOutcome", examples: ["resolved"] })
 )
 
 /** Ends the conversation (a completed session), optionally with a last message and an outcome. */

@@ -11,7 +11,7 @@ export type IntentId = typeof IntentId.Type
 /** An intent or slot name as flows refer to it: `greet`, `order.status`, `ask_refund`. */
 export const IntentName = Schema.String.pipe(
   Schema.pattern(/^[A-Za-z][A-Za-z0-9_.-]{0,79}$/),
-  Schema.annotations({ identifier: "IntentName" })
+  Schema.annotations({ identifier: "IntentName", examples: ["order_status"] })
 )
 
 /** A built-in entity kind, extracted without any model. */

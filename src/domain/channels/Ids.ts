@@ -41,5 +41,5 @@ export const PhoneNumber = Schema.String.pipe(
 export const WebSocketUrl = Schema.String.pipe(
   Schema.maxLength(2048),
   Schema.pattern(/^wss?:\/\/[^\s/?#]+[^\s]*$/),
-  Schema.annotations({ identifier: "ChannelWebSocketUrl" })
+  Schema.annotations({ identifier: "ChannelWebSocketUrl", examples: ["wss://voice.example.com/stream"] })
 )

@@ -76,5 +76,9 @@ export const TWIML_IDENTIFIER = "Twiml"
 export const Twiml = Schema.String.pipe(
   Schema.pattern(/^\s*(<\?xml[^>]*\?>\s*)?<Response[\s/>]/),
   HttpApiSchema.withEncoding({ kind: "Text", contentType: TWIML_CONTENT_TYPE }),
-  Schema.annotations({ identifier: TWIML_IDENTIFIER, description: "A TwiML document (text/xml)" })
+  Schema.annotations({
+    identifier: TWIML_IDENTIFIER,
+    description: "A TwiML document (text/xml)",
+    examples: ["<Response><Say>Hello</Say></Response>"]
+  })
 )

@@ -50,7 +50,7 @@ export type VoiceStreamInstruction = typeof VoiceStreamInstruction.Type
 /** A single-use token that admits one media stream; minted by the voice-gateway webhook, valid for minutes. */
 export const StreamToken = Schema.String.pipe(
   Schema.pattern(/^[A-Za-z0-9_-]{20,200}$/),
-  Schema.annotations({ identifier: "MediaStreamToken" })
+  Schema.annotations({ identifier: "MediaStreamToken", examples: ["c2Vzc2lvbi0xMjM0NTY3ODkw"] })
 )
 
 /** The query of the media-stream route. */

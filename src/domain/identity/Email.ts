@@ -29,7 +29,8 @@ export const Email = Schema.transform(Schema.String, NormalisedEmail, {
     type: "string",
     format: "email",
     maxLength: EMAIL_MAX_LENGTH,
-    description: "An email address; surrounding spaces are removed and letters are lowercased"
+    description: "An email address; surrounding spaces are removed and letters are lowercased",
+    examples: ["ada@example.com"]
   },
   examples: ["ada@example.com" as never]
 })

@@ -20,7 +20,12 @@ export const MfaCode = Schema.Redacted(
 ).annotations({
   identifier: "MfaCode",
   description: "A 6-digit TOTP code or a recovery code",
-  jsonSchema: { type: "string", pattern: codePattern.source, description: "A 6-digit TOTP code or a recovery code" }
+  jsonSchema: {
+    type: "string",
+    pattern: codePattern.source,
+    description: "A 6-digit TOTP code or a recovery code",
+    examples: ["123456"]
+  }
 })
 
 /** A 6-digit TOTP code from the authenticator app (recovery codes are not accepted here). */
@@ -29,7 +34,7 @@ export const TotpCode = Schema.Redacted(
 ).annotations({
   identifier: "TotpCode",
   description: "A 6-digit TOTP code",
-  jsonSchema: { type: "string", pattern: "^\\d{6}$", description: "A 6-digit TOTP code" }
+  jsonSchema: { type: "string", pattern: "^\\d{6}$", description: "A 6-digit TOTP code", examples: ["123456"] }
 })
 
 /** Start enrolling: the current password again, so a stolen session cannot lock its owner out. */

@@ -29,7 +29,8 @@ export const OpaqueToken = Schema.Redacted(
   jsonSchema: {
     type: "string",
     pattern: "^[A-Za-z0-9_-]{20,512}$",
-    description: "A token from a mail link or an earlier response, exactly as received"
+    description: "A token from a mail link or an earlier response, exactly as received",
+    examples: ["Jq3vX9sT2mK8pL4wZ6yB1cD5fG7hR0aE"]
   }
 })
 

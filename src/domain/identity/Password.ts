@@ -28,7 +28,8 @@ export const Password = Schema.Redacted(
     format: "password",
     minLength: PASSWORD_MIN_LENGTH,
     maxLength: PASSWORD_MAX_LENGTH,
-    description: `A new password, ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`
+    description: `A new password, ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`,
+    examples: ["correct-horse-battery-staple"]
   }
 })
 
@@ -50,7 +51,8 @@ export const PasswordAttempt = Schema.Redacted(
     format: "password",
     minLength: 1,
     maxLength: PASSWORD_MAX_LENGTH,
-    description: "The account's current password"
+    description: "The account's current password",
+    examples: ["correct-horse-battery-staple"]
   }
 })
 

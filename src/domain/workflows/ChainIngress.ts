@@ -16,7 +16,11 @@ import { EventType } from "./TriggerData.js"
 /** A Standard Webhooks signing secret: `whsec_` and base64 of 24 to 64 random bytes. Shown once. */
 export const IngressSecret = Schema.String.pipe(
   Schema.pattern(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/),
-  Schema.annotations({ identifier: "IngressSecret", description: "Shown once; store it in the sender" })
+  Schema.annotations({
+    identifier: "IngressSecret",
+    description: "Shown once; store it in the sender",
+    examples: ["whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"]
+  })
 )
 
 /** The answer to a chain's creation: the chain and, this once, its ingress signing secret. */

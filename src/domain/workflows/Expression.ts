@@ -41,7 +41,7 @@ export const Template = Schema.String.pipe(
  */
 export const HandleName = Schema.String.pipe(
   Schema.pattern(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/),
-  Schema.annotations({ identifier: "WorkflowHandleName" })
+  Schema.annotations({ identifier: "WorkflowHandleName", examples: ["true"] })
 )
 
 /** Arguments computed from the run's state: each argument name maps to a JSONata expression (at most 100). */

@@ -15,21 +15,21 @@ export type WorkflowVersionNumber = typeof WorkflowVersionNumber.Type
 /** The `{version_id}` path parameter: a version number in its string form. */
 export const WorkflowVersionParam = Schema.NumberFromString.pipe(Schema.compose(WorkflowVersionNumber))
 
-const localId = (brand: string, what: string) =>
+const localId = (brand: string, what: string, example: string) =>
   Schema.String.pipe(
     Schema.pattern(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, {
       message: () => `${what} is 1 to 64 characters of A-Z, a-z, 0-9, '_' and '-', starting with a letter or digit`
     }),
     Schema.brand(brand),
-    Schema.annotations({ identifier: brand })
+    Schema.annotations({ identifier: brand, examples: [example as never] })
   )
 
 /** A node of a workflow graph, unique within the graph and chosen by the editor (a UUID fits too). */
-export const WorkflowNodeId = localId("WorkflowNodeId", "a node id")
+export const WorkflowNodeId = localId("WorkflowNodeId", "a node id", "fetch_order")
 export type WorkflowNodeId = typeof WorkflowNodeId.Type
 
 /** An edge of a workflow graph, unique within the graph. */
-export const WorkflowEdgeId = localId("WorkflowEdgeId", "an edge id")
+export const WorkflowEdgeId = localId("WorkflowEdgeId", "an edge id", "fetch_order-to-notify")
 export type WorkflowEdgeId = typeof WorkflowEdgeId.Type
 
 /** A simulator session: one conversational run of a workflow's draft (the `WorkflowSimSession` entity). */
@@ -41,7 +41,7 @@ export const ChainId = Schema.UUID.pipe(Schema.brand("ChainId"))
 export type ChainId = typeof ChainId.Type
 
 /** A step of a chain, unique within the chain; `next` and run logs refer to it. */
-export const ChainStepId = localId("ChainStepId", "a step id")
+export const ChainStepId = localId("ChainStepId", "a step id", "triage")
 export type ChainStepId = typeof ChainStepId.Type
 
 /** One run of a chain (the seed's `{run_id}`): a durable workflow on the cluster. */

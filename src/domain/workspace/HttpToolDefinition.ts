@@ -24,7 +24,7 @@ export const ToolName = Schema.String.pipe(
  */
 export const ToolArgumentName = Schema.String.pipe(
   Schema.pattern(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/),
-  Schema.annotations({ identifier: "ToolArgumentName" })
+  Schema.annotations({ identifier: "ToolArgumentName", examples: ["orderId"] })
 )
 
 /** What the tool does, written for the model that decides when to call it: 1 to 2000 characters. */
@@ -75,7 +75,9 @@ export const UrlTemplate = Template(2048).pipe(
   Schema.filter((url) => !authority(url).includes("@") || "the URL cannot carry credentials; use a header"),
   Schema.annotations({
     identifier: "UrlTemplate",
-    examples: ["https://api.example.com/v1/orders/{{input.orderId}}" as never]
+    examples: ["https://api.example.com/v1/orders/{{input.orderId}}" as never],
+    // without it, the OpenAPI document drops the annotations of a schema that ends in a plain filter
+    jsonSchema: {}
   })
 )
 
@@ -157,7 +159,7 @@ export const MaxResponseBytes = Schema.Number.pipe(Schema.int(), Schema.between(
 export const AllowedDomain = Schema.String.pipe(
   Schema.pattern(/^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/),
   Schema.maxLength(253),
-  Schema.annotations({ identifier: "AllowedDomain" })
+  Schema.annotations({ identifier: "AllowedDomain", examples: ["api.example.com"] })
 )
 
 /** The fields of an HTTP tool definition, to spread into the models that hold one. */

@@ -16,7 +16,7 @@ export const SecretName = Schema.String.pipe(
   Schema.pattern(/^[A-Z][A-Z0-9_]{0,63}$/, {
     message: () => "a secret name is 1 to 64 characters of A-Z, 0-9 and '_', starting with a letter"
   }),
-  Schema.annotations({ identifier: "SecretName" })
+  Schema.annotations({ identifier: "SecretName", examples: ["OPENAI_KEY"] })
 )
 export type SecretName = typeof SecretName.Type
 
