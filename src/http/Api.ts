@@ -43,6 +43,7 @@ import { JwksApi } from "./identity/JwksApi.js"
 import { MembersApi } from "./identity/MembersApi.js"
 import { MfaApi } from "./identity/MfaApi.js"
 import { WorkspacesApi } from "./identity/WorkspacesApi.js"
+import { RequestContext } from "./middleware/RequestContext.js"
 import { WorkspaceModelsApi } from "./models/WorkspaceModelsApi.js"
 import { PublicRuntimeApi } from "./runtime/PublicRuntimeApi.js"
 import { RuntimeApi } from "./runtime/RuntimeApi.js"
@@ -115,6 +116,8 @@ export class Api extends HttpApi.make("parley")
   .addError(Overloaded)
   .addError(Timeout)
   .addError(InternalError)
+  // Every route: the request's origin, provided once (handlers read `CurrentOrigin`).
+  .middleware(RequestContext)
   .annotate(OpenApi.Title, "Parley")
   .annotate(OpenApi.Version, "1.0.0")
   .annotate(OpenApi.License, { name: "Apache-2.0", url: "https://www.apache.org/licenses/LICENSE-2.0" })

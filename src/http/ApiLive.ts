@@ -25,6 +25,7 @@ import { WorkspacesHttpLive } from "./identity/WorkspacesHttp.js"
 import { AuthenticationLive } from "./middleware/AuthenticationLive.js"
 import { EmbedAuthenticationLive } from "./middleware/EmbedAuthenticationLive.js"
 import { MetricsAuthLive } from "./middleware/MetricsAuthLive.js"
+import { RequestContextLive } from "./middleware/RequestContextLive.js"
 import { ChannelSignatureNotBuilt, IngressSignatureNotBuilt } from "./middleware/SecurityNotBuilt.js"
 import { type GroupName, notImplementedGroup, type ProtocolCheck } from "./NotImplementedHttp.js"
 import { PublicRuntimeHttpLive } from "./runtime/PublicRuntimeHttp.js"
@@ -90,6 +91,7 @@ const Groups = Layer.mergeAll(
 )
 
 const Middleware = Layer.mergeAll(
+  RequestContextLive,
   MetricsAuthLive,
   AuthenticationLive,
   EmbedAuthenticationLive,

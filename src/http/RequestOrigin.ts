@@ -6,7 +6,7 @@
 import type { HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { TrustedProxyHops } from "../config/Settings.js"
-import type { Origin } from "../services/identity/Origin.js"
+import type { Origin } from "../domain/identity/Origin.js"
 
 const ADDRESS = /^[0-9A-Fa-f.:]{2,45}$/
 

@@ -1,6 +1,6 @@
+import type { Origin } from "../domain/identity/Origin.js"
 import { actorOf, type Principal } from "../domain/identity/Principal.js"
 import type { AuditEntry } from "./AuditLog.js"
-import type { Origin } from "./identity/Origin.js"
 
 /** What a write changed: the audit fields its service chooses. */
 export type WorkspaceEvent = Pick<AuditEntry, "action" | "resourceType" | "resourceId" | "summary">

@@ -8,7 +8,11 @@ import { UserId } from "./Ids.js"
 export const DisplayName = Schema.Trim.pipe(
   Schema.nonEmptyString(),
   Schema.maxLength(120),
-  Schema.annotations({ identifier: "DisplayName" })
+  Schema.annotations({
+    identifier: "DisplayName",
+    // the document shows the encoded side (a string before trimming): this names the example it offers
+    jsonSchema: { type: "string", description: "a string that will be trimmed", examples: ["Ada Lovelace"] }
+  })
 )
 
 /**

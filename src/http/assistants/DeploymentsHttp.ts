@@ -1,23 +1,22 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import { CurrentOrigin } from "../../domain/identity/Origin.js"
 import { CurrentPrincipal } from "../../domain/identity/Principal.js"
 import { Deployments } from "../../services/deployments/Deployments.js"
 import { Api } from "../Api.js"
-import { RequestOrigin } from "../RequestOrigin.js"
 
 export const DeploymentsHttpLive = HttpApiBuilder.group(Api, "deployments", (handlers) =>
   Effect.gen(function*() {
     const deployments = yield* Deployments
-    const origins = yield* RequestOrigin
 
     return handlers
-      .handle("createForAgent", ({ path, payload, request }) =>
+      .handle("createForAgent", ({ path, payload }) =>
         Effect.gen(function*() {
-          return yield* deployments.create(yield* CurrentPrincipal, path.agent_id, payload, yield* origins.of(request))
+          return yield* deployments.create(yield* CurrentPrincipal, path.agent_id, payload, yield* CurrentOrigin)
         }))
-      .handle("create", ({ payload: { agentId, ...rest }, request }) =>
+      .handle("create", ({ payload: { agentId, ...rest } }) =>
         Effect.gen(function*() {
-          return yield* deployments.create(yield* CurrentPrincipal, agentId, rest, yield* origins.of(request))
+          return yield* deployments.create(yield* CurrentPrincipal, agentId, rest, yield* CurrentOrigin)
         }))
       .handle("list", ({ urlParams }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
@@ -25,8 +24,8 @@ export const DeploymentsHttpLive = HttpApiBuilder.group(Api, "deployments", (han
       .handle("get", ({ path }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           deployments.get(principal.workspaceId, path.id)))
-      .handle("revoke", ({ path, request }) =>
+      .handle("revoke", ({ path }) =>
         Effect.gen(function*() {
-          return yield* deployments.revoke(yield* CurrentPrincipal, path.id, yield* origins.of(request))
+          return yield* deployments.revoke(yield* CurrentPrincipal, path.id, yield* CurrentOrigin)
         }))
   }))

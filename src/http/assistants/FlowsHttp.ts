@@ -1,12 +1,12 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import { CurrentOrigin } from "../../domain/identity/Origin.js"
 import { CurrentPrincipal } from "../../domain/identity/Principal.js"
 import { FlowAnalyses } from "../../services/assistants/FlowAnalyses.js"
 import { FlowEdits } from "../../services/assistants/FlowEdits.js"
 import { Flows } from "../../services/assistants/Flows.js"
 import { FlowExports } from "../../services/imports/FlowExports.js"
 import { Api } from "../Api.js"
-import { RequestOrigin } from "../RequestOrigin.js"
 
 /** The draft flow: read, replace, node and edge edits, analysis, repair and export. */
 export const FlowsHttpLive = HttpApiBuilder.group(Api, "flows", (handlers) =>
@@ -14,22 +14,21 @@ export const FlowsHttpLive = HttpApiBuilder.group(Api, "flows", (handlers) =>
     const flows = yield* Flows
     const edits = yield* FlowEdits
     const analyses = yield* FlowAnalyses
-    const origins = yield* RequestOrigin
 
     return handlers
       .handle("getFlow", ({ path }) =>
         Effect.flatMap(CurrentPrincipal, (principal) => flows.get(principal.workspaceId, path.agent_id)))
-      .handle("replaceFlow", ({ headers, path, payload, request }) =>
+      .handle("replaceFlow", ({ headers, path, payload }) =>
         Effect.gen(function*() {
           return yield* flows.replace(
             yield* CurrentPrincipal,
             path.agent_id,
             payload,
             headers["if-match"],
-            yield* origins.of(request)
+            yield* CurrentOrigin
           )
         }))
-      .handle("createNode", ({ headers, payload, path, request }) =>
+      .handle("createNode", ({ headers, payload, path }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
           return yield* edits.createNode(
@@ -37,16 +36,16 @@ export const FlowsHttpLive = HttpApiBuilder.group(Api, "flows", (handlers) =>
             path.agent_id,
             payload,
             headers["if-match"],
-            yield* origins.of(request)
+            yield* CurrentOrigin
           )
         }))
-      .handle("updateNode", ({ headers, path, payload, request }) =>
+      .handle("updateNode", ({ headers, path, payload }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
-          const origin = yield* origins.of(request)
+          const origin = yield* CurrentOrigin
           return yield* edits.updateNode(principal, path.agent_id, path.node_id, payload, headers["if-match"], origin)
         }))
-      .handle("deleteNode", ({ headers, path, request }) =>
+      .handle("deleteNode", ({ headers, path }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
           return yield* edits.deleteNode(
@@ -54,10 +53,10 @@ export const FlowsHttpLive = HttpApiBuilder.group(Api, "flows", (handlers) =>
             path.agent_id,
             path.node_id,
             headers["if-match"],
-            yield* origins.of(request)
+            yield* CurrentOrigin
           )
         }))
-      .handle("createEdge", ({ headers, path, payload, request }) =>
+      .handle("createEdge", ({ headers, path, payload }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
           return yield* edits.createEdge(
@@ -65,10 +64,10 @@ export const FlowsHttpLive = HttpApiBuilder.group(Api, "flows", (handlers) =>
             path.agent_id,
             payload,
             headers["if-match"],
-            yield* origins.of(request)
+            yield* CurrentOrigin
           )
         }))
-      .handle("deleteEdge", ({ headers, path, request }) =>
+      .handle("deleteEdge", ({ headers, path }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
           return yield* edits.deleteEdge(
@@ -76,18 +75,18 @@ export const FlowsHttpLive = HttpApiBuilder.group(Api, "flows", (handlers) =>
             path.agent_id,
             path.edge_id,
             headers["if-match"],
-            yield* origins.of(request)
+            yield* CurrentOrigin
           )
         }))
       .handle("getAnalysis", ({ path }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           analyses.analyse(principal.workspaceId, path.agent_id)))
-      .handle("repairNode", ({ headers, path, payload, request }) =>
+      .handle("repairNode", ({ headers, path, payload }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
-          return yield* edits.repair(principal, path.agent_id, payload, headers["if-match"], yield* origins.of(request))
+          return yield* edits.repair(principal, path.agent_id, payload, headers["if-match"], yield* CurrentOrigin)
         }))
-      .handle("repairFlow", ({ headers, path, payload, request }) =>
+      .handle("repairFlow", ({ headers, path, payload }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
           return yield* edits.repairFlow(
@@ -95,7 +94,7 @@ export const FlowsHttpLive = HttpApiBuilder.group(Api, "flows", (handlers) =>
             path.agent_id,
             payload,
             headers["if-match"],
-            yield* origins.of(request)
+            yield* CurrentOrigin
           )
         }))
       .handle("exportFlow", ({ path, urlParams }) =>

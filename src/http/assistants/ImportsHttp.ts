@@ -4,11 +4,11 @@ import { readFile } from "node:fs/promises"
 import type { ImportTarget } from "../../domain/assistants/ImportRequest.js"
 import { IMPORT_LIMITS } from "../../domain/assistants/ImportRequest.js"
 import { ValidationFailed } from "../../domain/HttpErrors.js"
+import { CurrentOrigin } from "../../domain/identity/Origin.js"
 import { CurrentPrincipal } from "../../domain/identity/Principal.js"
 import { convertArchive, convertContent, convertDrawio, convertFiles } from "../../domain/imports/ImportSource.js"
 import { Imports } from "../../services/imports/Imports.js"
 import { Api } from "../Api.js"
-import { RequestOrigin } from "../RequestOrigin.js"
 
 /** The target of a zip upload, from its form fields: `name` or `agentId`, exactly one. */
 const archiveTarget = (fields: {
@@ -40,10 +40,9 @@ const archiveTarget = (fields: {
 export const ImportsHttpLive = HttpApiBuilder.group(Api, "imports", (handlers) =>
   Effect.gen(function*() {
     const imports = yield* Imports
-    const origins = yield* RequestOrigin
 
     return handlers
-      .handle("importDrawio", ({ payload, request }) =>
+      .handle("importDrawio", ({ payload }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
           return yield* imports.run(
@@ -51,13 +50,13 @@ export const ImportsHttpLive = HttpApiBuilder.group(Api, "imports", (handlers) =
             "drawio",
             payload.target,
             () => convertDrawio(payload.xml, payload.mainPage),
-            yield* origins.of(request)
+            yield* CurrentOrigin
           )
         }))
-      .handle("importSource", ({ payload, request }) =>
+      .handle("importSource", ({ payload }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
-          const origin = yield* origins.of(request)
+          const origin = yield* CurrentOrigin
           if ("archive" in payload) {
             const target = yield* archiveTarget(payload)
             const bytes = yield* Effect.tryPromise(() => readFile(payload.archive.path)).pipe(Effect.orDie)

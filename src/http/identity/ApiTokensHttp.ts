@@ -1,24 +1,23 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import { CurrentOrigin } from "../../domain/identity/Origin.js"
 import { CurrentPrincipal } from "../../domain/identity/Principal.js"
 import { ApiTokens } from "../../services/identity/ApiTokens.js"
 import { Api } from "../Api.js"
-import { RequestOrigin } from "../RequestOrigin.js"
 
 export const ApiTokensHttpLive = HttpApiBuilder.group(Api, "apiTokens", (handlers) =>
   Effect.gen(function*() {
     const tokens = yield* ApiTokens
-    const origins = yield* RequestOrigin
 
     return handlers
       .handle("list", ({ urlParams }) =>
         Effect.flatMap(CurrentPrincipal, (principal) => tokens.list(principal, urlParams)))
-      .handle("create", ({ payload, request }) =>
+      .handle("create", ({ payload }) =>
         Effect.gen(function*() {
-          return yield* tokens.create(yield* CurrentPrincipal, payload, yield* origins.of(request))
+          return yield* tokens.create(yield* CurrentPrincipal, payload, yield* CurrentOrigin)
         }))
-      .handle("delete", ({ path, request }) =>
+      .handle("delete", ({ path }) =>
         Effect.gen(function*() {
-          yield* tokens.revoke(yield* CurrentPrincipal, path.id, yield* origins.of(request))
+          yield* tokens.revoke(yield* CurrentPrincipal, path.id, yield* CurrentOrigin)
         }))
   }))

@@ -2,11 +2,12 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option, Redacted } from "effect"
 import { DEVICE_COOKIE } from "../../domain/identity/DeviceCookie.js"
 import { InvalidToken } from "../../domain/identity/OneTimeToken.js"
+import { CurrentOrigin } from "../../domain/identity/Origin.js"
 import { REFRESH_COOKIE } from "../../domain/identity/Session.js"
 import { Accounts } from "../../services/identity/Accounts.js"
 import { Sessions } from "../../services/identity/Sessions.js"
 import { Api } from "../Api.js"
-import { RequestOrigin } from "../RequestOrigin.js"
+
 import { clearSessionCookies } from "./SessionCookies.js"
 import { currentUser, loggedIn, signedIn } from "./SignedInResponse.js"
 
@@ -14,17 +15,16 @@ export const AuthHttpLive = HttpApiBuilder.group(Api, "auth", (handlers) =>
   Effect.gen(function*() {
     const accounts = yield* Accounts
     const sessions = yield* Sessions
-    const origins = yield* RequestOrigin
 
     return handlers
-      .handle("signup", ({ payload, request }) =>
-        origins.of(request).pipe(
+      .handle("signup", ({ payload }) =>
+        CurrentOrigin.pipe(
           Effect.flatMap((origin) => accounts.signup(payload, origin)),
           Effect.flatMap(signedIn)
         ))
       .handle("login", ({ payload, request }) =>
         Effect.gen(function*() {
-          const origin = yield* origins.of(request)
+          const origin = yield* CurrentOrigin
           const accepted = yield* accounts.checkPassword(
             payload.email,
             payload.password,
@@ -47,18 +47,18 @@ export const AuthHttpLive = HttpApiBuilder.group(Api, "auth", (handlers) =>
           if (Option.isNone(token)) {
             return yield* new InvalidToken({ purpose: "refresh", message: "No refresh cookie: sign in" })
           }
-          return yield* signedIn(yield* sessions.refresh(token.value, yield* origins.of(request)))
+          return yield* signedIn(yield* sessions.refresh(token.value, yield* CurrentOrigin))
         }))
-      .handle("logout", ({ request }) =>
+      .handle("logout", () =>
         Effect.gen(function*() {
           const user = yield* currentUser
-          yield* sessions.logout(user.userId, user.sessionId, yield* origins.of(request))
+          yield* sessions.logout(user.userId, user.sessionId, yield* CurrentOrigin)
           yield* clearSessionCookies
         }))
-      .handle("revokeSessions", ({ request, urlParams }) =>
+      .handle("revokeSessions", ({ urlParams }) =>
         Effect.gen(function*() {
           const user = yield* currentUser
-          const origin = yield* origins.of(request)
+          const origin = yield* CurrentOrigin
           if (urlParams.keepCurrent === true) {
             return { revoked: yield* sessions.endOthers(user.userId, user.sessionId, origin) }
           }
@@ -66,19 +66,18 @@ export const AuthHttpLive = HttpApiBuilder.group(Api, "auth", (handlers) =>
           yield* clearSessionCookies
           return { revoked }
         }))
-      .handle("forgotPassword", ({ payload, request }) =>
-        Effect.flatMap(origins.of(request), (origin) =>
-          accounts.forgotPassword(payload.email, origin)))
-      .handle("resetPassword", ({ payload, request }) =>
+      .handle("forgotPassword", ({ payload }) =>
+        Effect.flatMap(CurrentOrigin, (origin) => accounts.forgotPassword(payload.email, origin)))
+      .handle("resetPassword", ({ payload }) =>
         Effect.flatMap(
-          origins.of(request),
+          CurrentOrigin,
           (origin) =>
             accounts.resetPassword(Redacted.value(payload.token), payload.password, origin)
         ))
-      .handle("verifyEmail", ({ payload, request }) =>
-        Effect.flatMap(origins.of(request), (origin) =>
+      .handle("verifyEmail", ({ payload }) =>
+        Effect.flatMap(CurrentOrigin, (origin) =>
           accounts.verifyEmail(Redacted.value(payload.token), origin)))
-      .handle("resendVerification", ({ payload, request }) =>
-        Effect.flatMap(origins.of(request), (origin) =>
+      .handle("resendVerification", ({ payload }) =>
+        Effect.flatMap(CurrentOrigin, (origin) =>
           accounts.resendVerification(payload.email, origin)))
   }))

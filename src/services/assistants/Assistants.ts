@@ -16,6 +16,7 @@ import {
 import type { Flow } from "../../domain/assistants/Flow.js"
 import type { Intent } from "../../domain/assistants/Intent.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
+import type { Origin } from "../../domain/identity/Origin.js"
 import type { Principal } from "../../domain/identity/Principal.js"
 import { type ListParams, type Page, pageOf } from "../../domain/Pagination.js"
 import { Revision, RevisionConflict } from "../../domain/Revision.js"
@@ -24,7 +25,6 @@ import { DraftRepo } from "../../persistence/assistants/DraftRepo.js"
 import { FlowRepo } from "../../persistence/assistants/FlowRepo.js"
 import { transaction } from "../../persistence/Transaction.js"
 import { AuditLog } from "../AuditLog.js"
-import type { Origin } from "../identity/Origin.js"
 import { workspaceEntry } from "../WorkspaceAudit.js"
 
 /** The settings of a new Assistant, defaults applied. */

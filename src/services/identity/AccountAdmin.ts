@@ -12,6 +12,7 @@ import { Clock, DateTime, Effect, Option, Schema } from "effect"
 import * as Os from "node:os"
 import { type SecurityEvent, securityNoticeEmail } from "../../domain/identity/Emails.js"
 import type { UserId, WorkspaceId } from "../../domain/identity/Ids.js"
+import type { Origin } from "../../domain/identity/Origin.js"
 import { ApiTokenRepo } from "../../persistence/identity/ApiTokenRepo.js"
 import { OneTimeTokenRepo } from "../../persistence/identity/OneTimeTokenRepo.js"
 import { RecoveryCodeRepo } from "../../persistence/identity/RecoveryCodeRepo.js"
@@ -23,7 +24,6 @@ import { Mailer } from "../../providers/Mailer.js"
 import { AuditLog } from "../AuditLog.js"
 import { AccountAudit, type AccountEvent } from "./AccountAudit.js"
 import { announceChanges, type IdentityChange } from "./IdentityDirectory.js"
-import type { Origin } from "./Origin.js"
 
 /** No account has this email address. */
 export class AccountNotFound extends Schema.TaggedError<AccountNotFound>()("AccountNotFound", {

@@ -7,10 +7,10 @@
 import { Effect, Option } from "effect"
 import type { AuditActor } from "../../domain/identity/Actor.js"
 import type { UserId } from "../../domain/identity/Ids.js"
+import type { Origin } from "../../domain/identity/Origin.js"
 import { UserRepo } from "../../persistence/identity/UserRepo.js"
 import { WorkspaceRepo } from "../../persistence/identity/WorkspaceRepo.js"
 import { type AuditEntry, AuditLog } from "../AuditLog.js"
-import type { Origin } from "./Origin.js"
 
 /** What happened to an account: the audit fields a caller chooses. */
 export type AccountEvent = Pick<AuditEntry, "action" | "resourceType" | "resourceId" | "summary">

@@ -10,6 +10,7 @@ import { type Role, roleAtLeast } from "../../domain/Capability.js"
 import * as HttpErrors from "../../domain/HttpErrors.js"
 import { API_TOKEN_PREFIX, ApiTokenNameTaken, ApiTokenNotFound } from "../../domain/identity/ApiToken.js"
 import type { ApiTokenId } from "../../domain/identity/Ids.js"
+import type { Origin } from "../../domain/identity/Origin.js"
 import { OwnerOnly } from "../../domain/identity/OwnerOnly.js"
 import type { Principal } from "../../domain/identity/Principal.js"
 import type { ListParams } from "../../domain/Pagination.js"
@@ -17,7 +18,6 @@ import { ApiTokenRepo, toApiToken } from "../../persistence/identity/ApiTokenRep
 import { transaction } from "../../persistence/Transaction.js"
 import { generateToken, hashToken } from "../OpaqueTokens.js"
 import { IdentityDirectory, type TokenGrant } from "./IdentityDirectory.js"
-import type { Origin } from "./Origin.js"
 import { pageFrom, Workspaces } from "./Workspaces.js"
 
 /** How far ahead a token's expiry may be set. */

@@ -5,7 +5,6 @@
  * or the development mailer; tests read the development outbox).
  */
 import { Layer } from "effect"
-import { RequestOrigin } from "../../http/RequestOrigin.js"
 import { ApiTokenRepo } from "../../persistence/identity/ApiTokenRepo.js"
 import { InvitationRepo } from "../../persistence/identity/InvitationRepo.js"
 import { OneTimeTokenRepo } from "../../persistence/identity/OneTimeTokenRepo.js"
@@ -56,8 +55,7 @@ export const IdentityLive = Layer.mergeAll(
   Accounts.Default,
   Mfa.Default,
   Invitations.Default,
-  ApiTokens.Default,
-  RequestOrigin.Default
+  ApiTokens.Default
 ).pipe(
   Layer.provideMerge(Layer.mergeAll(Sessions.Default, Workspaces.Default, Factors.Default)),
   Layer.provideMerge(

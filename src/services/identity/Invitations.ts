@@ -20,6 +20,7 @@ import {
   InvitationNotFound
 } from "../../domain/identity/Invitation.js"
 import { InvalidToken, TokenExpired } from "../../domain/identity/OneTimeToken.js"
+import type { Origin } from "../../domain/identity/Origin.js"
 import { OwnerOnly } from "../../domain/identity/OwnerOnly.js"
 import type { Principal } from "../../domain/identity/Principal.js"
 import type { WorkspaceMembership } from "../../domain/identity/Workspace.js"
@@ -31,7 +32,6 @@ import { transaction } from "../../persistence/Transaction.js"
 import { Mailer } from "../../providers/Mailer.js"
 import { generateToken, hashToken } from "../OpaqueTokens.js"
 import { IdentityDirectory } from "./IdentityDirectory.js"
-import type { Origin } from "./Origin.js"
 import { pageFrom, Workspaces } from "./Workspaces.js"
 
 export class Invitations extends Effect.Service<Invitations>()("parley/services/identity/Invitations", {

@@ -19,6 +19,7 @@ import {
   RECOVERY_CODE_COUNT
 } from "../../domain/identity/Mfa.js"
 import { InvalidToken, TokenExpired } from "../../domain/identity/OneTimeToken.js"
+import type { Origin } from "../../domain/identity/Origin.js"
 import { MFA_ENROLMENT_TTL_SECONDS } from "../../domain/identity/SessionPolicy.js"
 import { OneTimeTokenRepo } from "../../persistence/identity/OneTimeTokenRepo.js"
 import { RecoveryCodeRepo } from "../../persistence/identity/RecoveryCodeRepo.js"
@@ -33,7 +34,6 @@ import { Totp } from "../Totp.js"
 import { AccountAudit } from "./AccountAudit.js"
 import { Factors, isTotpCode, TOTP_SEAL_CONTEXT } from "./Factors.js"
 import { IdentityDirectory } from "./IdentityDirectory.js"
-import type { Origin } from "./Origin.js"
 import * as Rules from "./RateRules.js"
 import { Sessions } from "./Sessions.js"
 

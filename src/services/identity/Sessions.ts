@@ -11,6 +11,7 @@ import { v7 as uuidv7 } from "uuid"
 import { SessionLifetimes } from "../../config/Settings.js"
 import type { SessionId, UserId } from "../../domain/identity/Ids.js"
 import { InvalidToken, TokenExpired } from "../../domain/identity/OneTimeToken.js"
+import type { Origin } from "../../domain/identity/Origin.js"
 import { ReauthenticationRequired, Session, SessionNotFound } from "../../domain/identity/Session.js"
 import { MAX_SESSIONS_PER_USER, RECENT_AUTHENTICATION_SECONDS } from "../../domain/identity/SessionPolicy.js"
 import { SessionRepo, type SessionRow } from "../../persistence/identity/SessionRepo.js"
@@ -19,7 +20,6 @@ import { generateToken, hashToken } from "../OpaqueTokens.js"
 import { AccessTokens } from "./AccessTokens.js"
 import { AccountAudit } from "./AccountAudit.js"
 import { IdentityDirectory } from "./IdentityDirectory.js"
-import type { Origin } from "./Origin.js"
 
 /** What a sign-in hands the client: two access tokens (one for the body, one only for the cookie) and the refresh token. */
 export interface Issued {

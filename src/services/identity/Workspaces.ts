@@ -11,6 +11,7 @@ import { v7 as uuidv7 } from "uuid"
 import { type Role, rolesAbove } from "../../domain/Capability.js"
 import type { UserId, WorkspaceId } from "../../domain/identity/Ids.js"
 import { LastOwner, MemberNotFound } from "../../domain/identity/Membership.js"
+import type { Origin } from "../../domain/identity/Origin.js"
 import { OwnerOnly } from "../../domain/identity/OwnerOnly.js"
 import { actorOf, type Principal } from "../../domain/identity/Principal.js"
 import { type WorkspaceMembership, WorkspaceSlugTaken } from "../../domain/identity/Workspace.js"
@@ -20,7 +21,6 @@ import { toWorkspace, WorkspaceRepo } from "../../persistence/identity/Workspace
 import { transaction } from "../../persistence/Transaction.js"
 import { AuditLog } from "../AuditLog.js"
 import { IdentityDirectory } from "./IdentityDirectory.js"
-import type { Origin } from "./Origin.js"
 
 /** One page of a list held in memory (memberships and members are few per workspace). */
 export const pageFrom = <A>(all: ReadonlyArray<A>, params: ListParams) => {

@@ -20,6 +20,7 @@ import type { ImportTarget } from "../../domain/assistants/ImportRequest.js"
 import type { Intent } from "../../domain/assistants/Intent.js"
 import { distinctUtterances } from "../../domain/assistants/Utterances.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
+import type { Origin } from "../../domain/identity/Origin.js"
 import { actorOf, type Principal } from "../../domain/identity/Principal.js"
 import type { Conversion, ImportedIntent, Mapped } from "../../domain/imports/ImportDraft.js"
 import { type Page, pageOf } from "../../domain/Pagination.js"
@@ -29,7 +30,6 @@ import { transaction } from "../../persistence/Transaction.js"
 import { Assistants, currentDate } from "../assistants/Assistants.js"
 import { Flows } from "../assistants/Flows.js"
 import { Intents } from "../assistants/Intents.js"
-import type { Origin } from "../identity/Origin.js"
 
 const mergedSlots = (current: Intent["slots"], imported: Intent["slots"]) => {
   const names = new Set(current.map((slot) => slot.name))
