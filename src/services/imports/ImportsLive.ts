@@ -1,6 +1,6 @@
 /** Imports and exports, assembled over the Assistants services. */
 import { Layer } from "effect"
-import { ImportRepo } from "../../persistence/assistants/ImportRepo.js"
+import { ImportRepo } from "../../persistence/imports/ImportRepo.js"
 import { FlowExports } from "./FlowExports.js"
 import { Imports } from "./Imports.js"
 
