@@ -79,14 +79,29 @@ export class Deployment extends Model.Class<Deployment>("Deployment")({
 export const DeploymentCreate = Schema.Struct({
   ...Deployment.jsonCreate.fields,
   revision: Schema.optional(Revision)
-}).annotations({ identifier: "DeploymentCreate", parseOptions: { onExcessProperty: "error" } })
+}).annotations({
+  identifier: "DeploymentCreate",
+  parseOptions: { onExcessProperty: "error" },
+  // no `revision`: deploy the draft as it is now
+  examples: [{ name: "Website widget", allowedOrigins: ["https://shop.example.com"], rateLimitPerMinute: 60 } as never]
+})
 export type DeploymentCreate = typeof DeploymentCreate.Type
 
 /** The body of `POST /deployments`: the same, with the Assistant named in the body. */
 export const DeploymentCreateForAgent = Schema.Struct({
   agentId: AssistantId,
   ...DeploymentCreate.fields
-}).annotations({ identifier: "DeploymentCreateForAgent", parseOptions: { onExcessProperty: "error" } })
+}).annotations({
+  identifier: "DeploymentCreateForAgent",
+  parseOptions: { onExcessProperty: "error" },
+  // no `revision`: deploy the draft as it is now; `agentId` is one that `POST /v1/agents` answered
+  examples: [{
+    agentId: "0190c7a0-0000-7000-8000-000000000000",
+    name: "Website widget",
+    allowedOrigins: ["https://shop.example.com"],
+    rateLimitPerMinute: 60
+  } as never]
+})
 export type DeploymentCreateForAgent = typeof DeploymentCreateForAgent.Type
 
 /**

@@ -59,7 +59,42 @@ export const FlowReplace = Schema.Struct({
   subflows: Schema.optionalWith(Subflows, { default: () => [] }),
   /** The revision this graph is based on (like `If-Match`; when both are sent they must agree). */
   revision: Schema.optional(Revision)
-}).annotations({ identifier: "FlowReplace", parseOptions: { onExcessProperty: "error" } })
+}).annotations({
+  identifier: "FlowReplace",
+  parseOptions: { onExcessProperty: "error" },
+  // no `revision`: the example replaces whatever the draft is now, where a guessed one would be a 409
+  examples: [{
+    nodes: [
+      { id: "start", type: "start", position: { x: 0, y: 0 }, data: {} },
+      {
+        id: "route",
+        type: "intent-router",
+        position: { x: 0, y: 120 },
+        data: { intents: ["order_status"], slotVariables: {} }
+      },
+      {
+        id: "order_status_reply",
+        type: "message",
+        position: { x: 0, y: 240 },
+        data: { text: "Your order is on its way.", buttons: [] }
+      },
+      { id: "done", type: "end", position: { x: 0, y: 360 }, data: { outcome: "resolved" } }
+    ],
+    edges: [
+      { id: "start-to-route", source: "start", target: "route", kind: "next" },
+      {
+        id: "route-order_status",
+        source: "route",
+        target: "order_status_reply",
+        kind: "intent",
+        intent: "order_status"
+      },
+      { id: "route-fallback", source: "route", target: "done", kind: "fallback" },
+      { id: "reply-to-done", source: "order_status_reply", target: "done", kind: "next" }
+    ],
+    subflows: []
+  } as never]
+})
 export type FlowReplace = typeof FlowReplace.Type
 
 /** The answer to a node write: the node as stored and the draft's new revision. */

@@ -38,7 +38,14 @@ export const EdgeKind = Schema.Literal("next", "answered", "option", "intent", "
 export type EdgeKind = typeof EdgeKind.Type
 
 /** The text the editor shows on an edge: 1 to 120 characters; routing never reads it. */
-export const EdgeLabel = Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(120))
+export const EdgeLabel = Schema.Trim.pipe(
+  Schema.nonEmptyString(),
+  Schema.maxLength(120),
+  // the document shows the encoded side (a string before trimming): this names the example it offers
+  Schema.annotations({
+    jsonSchema: { type: "string", description: "a string that will be trimmed", examples: ["Yes"] }
+  })
+)
 
 const exact = { parseOptions: { onExcessProperty: "error" } } as const
 

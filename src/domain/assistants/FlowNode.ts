@@ -28,7 +28,14 @@ export const Position = Schema.Struct({ x: Coordinate, y: Coordinate }).annotati
 })
 
 /** The title the editor shows on a node: 1 to 120 characters. */
-export const NodeLabel = Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(120))
+export const NodeLabel = Schema.Trim.pipe(
+  Schema.nonEmptyString(),
+  Schema.maxLength(120),
+  // the document shows the encoded side (a string before trimming): this names the example it offers
+  Schema.annotations({
+    jsonSchema: { type: "string", description: "a string that will be trimmed", examples: ["Ask for the order number"] }
+  })
+)
 
 const variant = <const T extends string, D extends Schema.Schema.Any>(type: T, data: D, name: string) => {
   const shared = {
@@ -102,7 +109,8 @@ export type FlowNode = typeof FlowNode.Type
 
 /** A new node (`POST /flow/nodes`); without an `id` the server makes one. Unknown fields are refused. */
 export const FlowNodeCreate = Schema.Union(
-  start.create,
+  // the document's body example is its first member's (a union's own examples do not reach it)
+  start.create.annotations({ examples: [{ type: "start", position: { x: 0, y: 0 }, data: {} }] }),
   message.create,
   question.create,
   intentRouter.create,
@@ -122,7 +130,10 @@ export const FlowNodeLayoutPatch = Schema.Struct({
   position: Schema.optional(Position),
   /** The sub-flow to move the node to; `null` moves it to the main flow. */
   subflow: Schema.optional(Schema.NullOr(SubflowId))
-}).annotations({ identifier: "FlowNodeLayoutPatch" })
+}).annotations({
+  identifier: "FlowNodeLayoutPatch",
+  examples: [{ label: "Ask for the order number", position: { x: 120, y: 240 } }]
+})
 
 /**
  * A partial update of a node. Changing `data` names the node's `type` (which

@@ -16,7 +16,12 @@ import { FlowNode } from "./FlowNode.js"
 export const RepairNodeRequest = Schema.Struct({
   nodeId: FlowNodeId,
   revision: Schema.optional(Revision)
-}).annotations({ identifier: "RepairNodeRequest", parseOptions: { onExcessProperty: "error" } })
+}).annotations({
+  identifier: "RepairNodeRequest",
+  parseOptions: { onExcessProperty: "error" },
+  // no `revision`: repair the draft as it is now
+  examples: [{ nodeId: "route" as FlowNodeId }]
+})
 export type RepairNodeRequest = typeof RepairNodeRequest.Type
 
 /** A node or edge as it was and as it is. */
@@ -50,7 +55,12 @@ export type RepairNodeResult = typeof RepairNodeResult.Type
 /** `POST /flow/repair`: optionally, the revision the client saw (like `If-Match`). Unknown fields are refused. */
 export const RepairFlowRequest = Schema.Struct({
   revision: Schema.optional(Revision)
-}).annotations({ identifier: "RepairFlowRequest", parseOptions: { onExcessProperty: "error" } })
+}).annotations({
+  identifier: "RepairFlowRequest",
+  parseOptions: { onExcessProperty: "error" },
+  // no `revision`: repair the draft as it is now
+  examples: [{}]
+})
 export type RepairFlowRequest = typeof RepairFlowRequest.Type
 
 /**

@@ -69,7 +69,14 @@ export const WrittenSlots = Schema.Array(Slot).pipe(
 const storedSlots = Schema.optionalWith(Schema.Array(Slot).pipe(Schema.maxItems(50)), { default: () => [] })
 
 /** An example utterance: 1 to 500 characters. */
-export const Utterance = Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(500))
+export const Utterance = Schema.Trim.pipe(
+  Schema.nonEmptyString(),
+  Schema.maxLength(500),
+  // the document shows the encoded side (a string before trimming): this names the example it offers
+  Schema.annotations({
+    jsonSchema: { type: "string", description: "a string that will be trimmed", examples: ["Where is my order?"] }
+  })
+)
 
 /** An intent: a name, the example utterances that teach it, and the slots it fills. */
 export class Intent extends Model.Class<Intent>("Intent")({

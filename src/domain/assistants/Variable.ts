@@ -16,7 +16,11 @@ export const Variables = Schema.Record({ key: VariableName, value: JsonValue }).
   Schema.filter((variables) => Object.keys(variables).length <= MAX_VARIABLES || `at most ${MAX_VARIABLES} variables`, {
     jsonSchema: { maxProperties: MAX_VARIABLES }
   }),
-  Schema.annotations({ identifier: "FlowVariables", description: "Variable name to any JSON value" })
+  Schema.annotations({
+    identifier: "FlowVariables",
+    description: "Variable name to any JSON value",
+    examples: [{ email: "ada@example.com" } as never]
+  })
 )
 export type Variables = typeof Variables.Type
 

@@ -19,7 +19,7 @@ export const TurnNumber = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
 /** What the user typed. */
 export const TextInput = Schema.Struct({
   text: Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(4000))
-}).annotations({ identifier: "TurnTextInput" })
+}).annotations({ identifier: "TurnTextInput", examples: [{ text: "Where is my order?" }] })
 
 /** The payload of the button or quick reply the user chose. */
 export const PayloadInput = Schema.Struct({
