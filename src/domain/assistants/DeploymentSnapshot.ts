@@ -2,13 +2,13 @@
  * What a deployment freezes of an Assistant's draft, and what follows from it:
  * the snapshot (settings, intents and flow as a Parley document), the version
  * of the NLU model trained on it (a content hash of what the classifier
- * learns from, so two deployments of the same intents share a version), the
- * program input the runtime compiles, and the embed token's hint and snippet.
+ * learns from, so two deployments of the same intents share a version), and
+ * the embed token's hint and snippet. The runtime compiles a snapshot as it
+ * does a draft (`programInputOf`).
  */
 import * as Crypto from "node:crypto"
 import { canonicalJson } from "../CanonicalJson.js"
 import { parleyDocumentOf } from "../exports/ParleyExport.js"
-import type { ProgramInput } from "../runtime/engine/FlowProgram.js"
 import type { Assistant } from "./Assistant.js"
 import type { Flow } from "./Flow.js"
 import type { Intent } from "./Intent.js"
@@ -33,20 +33,6 @@ export const nluModelVersionOf = (snapshot: ParleyDocument): string =>
       .map((intent) => ({ name: intent.name, utterances: intent.utterances, slots: intent.slots }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   })).digest("hex").slice(0, 32)
-
-/** What the engine compiles of a snapshot for `locale` (the snapshot's language when omitted). */
-export const programInputOf = (snapshot: ParleyDocument, locale?: string): ProgramInput => ({
-  nodes: snapshot.flow.nodes,
-  edges: snapshot.flow.edges,
-  subflows: snapshot.flow.subflows,
-  intents: snapshot.intents.map((intent) => ({
-    name: intent.name,
-    utterances: intent.utterances,
-    slots: intent.slots
-  })),
-  nluThreshold: snapshot.assistant.nluThreshold,
-  locale: locale ?? snapshot.assistant.language
-})
 
 /** The prefix of embed tokens. */
 export const EMBED_TOKEN_PREFIX = "cdp_"

@@ -1,6 +1,6 @@
 import { Context } from "effect"
 import type { Role } from "../Capability.js"
-import type { AuditActor } from "./Actor.js"
+import type { Actor } from "./Actor.js"
 import type { ApiTokenId, SessionId, UserId, WorkspaceId } from "./Ids.js"
 
 /** Who is calling an authenticated route, and in which workspace, as established by the authentication middleware. */
@@ -27,8 +27,8 @@ export type Principal =
 /** The principal of the current request. */
 export class CurrentPrincipal extends Context.Tag("parley/CurrentPrincipal")<CurrentPrincipal, Principal>() {}
 
-/** The principal as the audit log records an actor. */
-export const actorOf = (principal: Principal): AuditActor =>
+/** The principal as a resource's `createdBy` and the audit log record an actor. */
+export const actorOf = (principal: Principal): Actor =>
   principal._tag === "User"
     ? { kind: "user", userId: principal.userId }
     : { kind: "api-token", tokenId: principal.tokenId }

@@ -6,10 +6,10 @@
  */
 import { Either } from "effect"
 import { analyzeFlow } from "../../domain/assistants/analysis/AnalyzeFlow.js"
-import { programInputOf } from "../../domain/assistants/DeploymentSnapshot.js"
 import type { Finding } from "../../domain/assistants/FlowFinding.js"
 import type { ParleyDocument } from "../../domain/assistants/ParleyDocument.js"
 import { compile } from "../../domain/runtime/engine/FlowProgram.js"
+import { programInputOf } from "../../domain/runtime/engine/ProgramInputs.js"
 
 const sameFinding = (a: Finding, b: Finding) => a.code === b.code && a.message === b.message
 

@@ -24,10 +24,9 @@ import {
   tokenHintOf
 } from "../../domain/assistants/DeploymentSnapshot.js"
 import { ParleyDocument } from "../../domain/assistants/ParleyDocument.js"
-import type { Actor } from "../../domain/identity/Actor.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
 import type { Origin } from "../../domain/identity/Origin.js"
-import type { Principal } from "../../domain/identity/Principal.js"
+import { actorOf, type Principal } from "../../domain/identity/Principal.js"
 import { type ListParams, type Page, pageOf } from "../../domain/Pagination.js"
 import { RevisionConflict } from "../../domain/Revision.js"
 import { DeploymentRepo, type DeploymentRow } from "../../persistence/deployments/DeploymentRepo.js"
@@ -39,12 +38,6 @@ import { workspaceEntry } from "../WorkspaceAudit.js"
 import { deploymentFindings } from "./DeploymentChecks.js"
 
 const encodeSnapshot = Schema.encode(ParleyDocument)
-
-/** Who deploys or revokes: the member or the API token behind the request. */
-const actorOf = (principal: Principal): Actor =>
-  principal._tag === "User"
-    ? { kind: "user", userId: principal.userId }
-    : { kind: "api-token", tokenId: principal.tokenId }
 
 const notFound = (deploymentId: string) =>
   new DeploymentNotFound({ deploymentId, message: `No deployment ${deploymentId} in this workspace` })

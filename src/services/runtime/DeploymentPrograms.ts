@@ -5,9 +5,10 @@
  */
 import { Effect } from "effect"
 import type { DeploymentId } from "../../domain/assistants/Deployment.js"
-import { programInputOf } from "../../domain/assistants/DeploymentSnapshot.js"
 import { compile } from "../../domain/runtime/engine/FlowProgram.js"
+import { programInputOf } from "../../domain/runtime/engine/ProgramInputs.js"
 import { DeploymentRepo } from "../../persistence/deployments/DeploymentRepo.js"
+import { LruCache } from "../LruCache.js"
 import { NluModels } from "../nlu/NluModels.js"
 import type { CompiledDraft } from "./DraftPrograms.js"
 
@@ -19,23 +20,13 @@ export class DeploymentPrograms extends Effect.Service<DeploymentPrograms>()(
     effect: Effect.gen(function*() {
       const repo = yield* DeploymentRepo
       const models = yield* NluModels
-      // Insertion order is recency order: a hit moves its entry to the end, the oldest goes first.
-      const cache = new Map<string, CompiledDraft>()
-
-      const remember = (key: string, compiled: CompiledDraft) => {
-        cache.delete(key)
-        cache.set(key, compiled)
-        if (cache.size > CAPACITY) cache.delete(cache.keys().next().value!)
-      }
+      const cache = new LruCache<CompiledDraft>(CAPACITY)
 
       /** The deployment's snapshot compiled for `locale` (the snapshot's language when omitted). */
       const program = Effect.fn("DeploymentPrograms.program")(function*(id: DeploymentId, locale?: string) {
         const key = `${id}/${locale ?? ""}`
         const hit = cache.get(key)
-        if (hit !== undefined) {
-          remember(key, hit)
-          return hit
-        }
+        if (hit !== undefined) return hit
         const { revision, snapshot } = yield* repo.snapshot(id)
         const input = programInputOf(snapshot, locale)
         // The snapshot's model is the one its intents train (shared with the draft while they are equal).
@@ -45,7 +36,7 @@ export class DeploymentPrograms extends Effect.Service<DeploymentPrograms>()(
           language: snapshot.assistant.language,
           program: compile({ ...input, classifier })
         }
-        remember(key, compiled)
+        cache.set(key, compiled)
         return compiled
       })
 

@@ -9,7 +9,9 @@ import type { AssistantId } from "../../domain/assistants/Assistant.js"
 import type { Finding } from "../../domain/assistants/FlowFinding.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
 import { compile, type FlowProgram } from "../../domain/runtime/engine/FlowProgram.js"
+import { programInputOf } from "../../domain/runtime/engine/ProgramInputs.js"
 import { Assistants } from "../assistants/Assistants.js"
+import { LruCache } from "../LruCache.js"
 import { draftOwner, NluModels } from "../nlu/NluModels.js"
 
 /** A draft as it ran: its revision, and the program or why it cannot run. */
@@ -25,15 +27,8 @@ export class DraftPrograms extends Effect.Service<DraftPrograms>()("parley/servi
   effect: Effect.gen(function*() {
     const assistants = yield* Assistants
     const models = yield* NluModels
-    // Insertion order is recency order: a hit moves its entry to the end, the oldest goes first.
-    const cache = new Map<string, CompiledDraft>()
+    const cache = new LruCache<CompiledDraft>(CAPACITY)
     const keyOf = (agentId: AssistantId, revision: number, locale: string) => `${agentId}/${revision}/${locale}`
-
-    const remember = (key: string, compiled: CompiledDraft) => {
-      cache.delete(key)
-      cache.set(key, compiled)
-      if (cache.size > CAPACITY) cache.delete(cache.keys().next().value!)
-    }
 
     /**
      * The draft compiled for `locale`: at `revision` when that is known (from
@@ -47,36 +42,20 @@ export class DraftPrograms extends Effect.Service<DraftPrograms>()("parley/servi
       options: { readonly revision?: number; readonly locale?: string }
     ) {
       if (options.revision !== undefined && options.locale !== undefined) {
-        const key = keyOf(agentId, options.revision, options.locale)
-        const hit = cache.get(key)
-        if (hit !== undefined) {
-          remember(key, hit)
-          return hit
-        }
+        const hit = cache.get(keyOf(agentId, options.revision, options.locale))
+        if (hit !== undefined) return hit
       }
-      const { assistant, flow, intents } = yield* assistants.draftOf(workspaceId, agentId)
-      const locale = options.locale ?? assistant.language
-      const engineIntents = intents.map((intent) => ({
-        name: intent.name,
-        utterances: intent.utterances,
-        slots: intent.slots
-      }))
+      const draft = yield* assistants.draftOf(workspaceId, agentId)
+      const { assistant } = draft
+      const input = programInputOf(draft, options.locale)
       // Trained in the background; until then the draft's previous model answers (see `NluModels`).
-      const classifier = yield* models.classifier(draftOwner(agentId), engineIntents)
+      const classifier = yield* models.classifier(draftOwner(agentId), input.intents)
       const compiled: CompiledDraft = {
         revision: assistant.revision,
         language: assistant.language,
-        program: compile({
-          nodes: flow.nodes,
-          edges: flow.edges,
-          subflows: flow.subflows,
-          intents: engineIntents,
-          nluThreshold: assistant.nluThreshold,
-          locale,
-          classifier
-        })
+        program: compile({ ...input, classifier })
       }
-      remember(keyOf(agentId, assistant.revision, locale), compiled)
+      cache.set(keyOf(agentId, assistant.revision, input.locale), compiled)
       return compiled
     })
 
