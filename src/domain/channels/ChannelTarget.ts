@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { DeploymentId } from "../assistants/Deployment.js"
+import { DeploymentId } from "../deployments/Deployment.js"
 import { Slug } from "../Slug.js"
 
 /**

@@ -4,7 +4,7 @@
  * as soon as the budget is passed, before the rest is inflated.
  */
 import { Inflate, Unzip, UnzipInflate } from "fflate"
-import { IMPORT_LIMITS } from "../assistants/ImportRequest.js"
+import { IMPORT_LIMITS } from "./ImportRequest.js"
 
 class OverBudget extends Error {}
 

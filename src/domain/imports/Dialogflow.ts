@@ -9,9 +9,9 @@
  * asked as questions, text responses sent as messages; an intent that sets a
  * context others need leads to a router of those follow-up intents.
  */
-import type { ImportWarning } from "../assistants/Import.js"
 import { excerpt } from "../Excerpt.js"
 import { patternRefusal } from "../patterns/UserPattern.js"
+import type { ImportWarning } from "./Import.js"
 import {
   type Conversion,
   type DraftEdge,

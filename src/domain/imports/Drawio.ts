@@ -6,9 +6,9 @@
  * positions are made absolute. `Flowchart` then maps the pages to a flow.
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser"
-import type { ImportWarning } from "../assistants/Import.js"
 import { inflateRawBounded } from "./BoundedInflate.js"
 import { type ChartEdge, type ChartNode, type ChartPage, chartToDraft, type ShapeKind } from "./Flowchart.js"
+import type { ImportWarning } from "./Import.js"
 import { type Conversion, finishDraft, unreadable } from "./ImportDraft.js"
 import { makeReportBuilder, type ReportBuilder } from "./ImportReportBuilder.js"
 import { plainText } from "./ImportText.js"

@@ -10,11 +10,11 @@ import { FLOW_LIMITS, type Subflow, Subflow as SubflowSchema } from "../assistan
 import { FlowEdge } from "../assistants/FlowEdge.js"
 import { FlowNode } from "../assistants/FlowNode.js"
 import { checkFlowStructure } from "../assistants/FlowStructure.js"
-import type { ImportReport, ImportWarning } from "../assistants/Import.js"
 import { IntentCreate } from "../assistants/Intent.js"
 import { distinctUtterances } from "../assistants/Utterances.js"
 import { excerpt, truncate } from "../Excerpt.js"
 import { patternRefusal } from "../patterns/UserPattern.js"
+import type { ImportReport, ImportWarning } from "./Import.js"
 import { layoutPositions } from "./ImportLayout.js"
 import { makeReportBuilder, type ReportBuilder, reportOf } from "./ImportReportBuilder.js"
 

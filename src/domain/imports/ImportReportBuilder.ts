@@ -3,7 +3,7 @@
  * skipped, while a converter walks its source. The report keeps at most
  * 1,000 warnings and says when more were dropped.
  */
-import type { ImportReport, ImportWarning } from "../assistants/Import.js"
+import type { ImportReport, ImportWarning } from "./Import.js"
 
 /** The most warnings one report holds. */
 export const MAX_WARNINGS = 1000

@@ -4,14 +4,14 @@
  * or a zip of one. Every path ends in a `Conversion`: a flow with its report,
  * or what made the source unreadable. Nothing here throws on bad input.
  */
-import type { ImportFormat } from "../assistants/Import.js"
-import type { ImportSourceFormat } from "../assistants/ImportRequest.js"
 import { excerpt } from "../Excerpt.js"
 import { storable } from "../StorableText.js"
 import { unzipBounded } from "./BoundedInflate.js"
 import { importDialogflow } from "./Dialogflow.js"
 import { importDrawio } from "./Drawio.js"
+import type { ImportFormat } from "./Import.js"
 import { type Conversion, unreadable } from "./ImportDraft.js"
+import type { ImportSourceFormat } from "./ImportRequest.js"
 import { importMermaid } from "./Mermaid.js"
 import { importParley } from "./Parley.js"
 import { importRasa } from "./Rasa.js"

@@ -9,9 +9,9 @@
  * comments carry each node, route and sub-flow as it was.
  */
 import { parse as parseYaml } from "yaml"
-import type { ImportWarning } from "../assistants/Import.js"
 import { excerpt } from "../Excerpt.js"
 import { type ChartEdge, type ChartNode, type ChartPage, chartToDraft, type ShapeKind } from "./Flowchart.js"
+import type { ImportWarning } from "./Import.js"
 import { type Conversion, finishDraft, unreadable } from "./ImportDraft.js"
 import { makeReportBuilder, type ReportBuilder } from "./ImportReportBuilder.js"
 import { labelText } from "./MermaidLabel.js"

@@ -9,9 +9,9 @@
  * Custom actions, slot events, checkpoints and CALM flows are reported.
  */
 import { parse as parseYaml } from "yaml"
-import type { ImportWarning } from "../assistants/Import.js"
 import { excerpt } from "../Excerpt.js"
 import { patternRefusal } from "../patterns/UserPattern.js"
+import type { ImportWarning } from "./Import.js"
 import {
   type Conversion,
   type DraftEdge,

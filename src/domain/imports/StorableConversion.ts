@@ -6,8 +6,8 @@
  * lone surrogate is replaced by U+FFFD (so every length rule still holds), and
  * the report says how many texts were changed.
  */
-import type { ImportReport, ImportWarning } from "../assistants/Import.js"
 import { flawOf, storable } from "../StorableText.js"
+import type { ImportReport, ImportWarning } from "./Import.js"
 import type { Conversion } from "./ImportDraft.js"
 import { MAX_WARNINGS } from "./ImportReportBuilder.js"
 

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { AssistantId, AssistantNotFound } from "../../domain/assistants/Assistant.js"
-import { AssistantAnalytics, AssistantAnalyticsParams } from "../../domain/assistants/AssistantAnalytics.js"
-import { DeploymentNotFound } from "../../domain/assistants/Deployment.js"
+import { AssistantAnalytics, AssistantAnalyticsParams } from "../../domain/deployments/AssistantAnalytics.js"
+import { DeploymentNotFound } from "../../domain/deployments/Deployment.js"
 import { Authentication } from "../middleware/Authentication.js"
 import { requires } from "../RequiredAccess.js"
 

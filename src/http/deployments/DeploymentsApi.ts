@@ -9,7 +9,7 @@ import {
   DeploymentListParams,
   DeploymentNotFound,
   DeploymentRefused
-} from "../../domain/assistants/Deployment.js"
+} from "../../domain/deployments/Deployment.js"
 import { Page } from "../../domain/Pagination.js"
 import { RevisionConflict } from "../../domain/Revision.js"
 import { Authentication } from "../middleware/Authentication.js"

@@ -1,6 +1,6 @@
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { CurrentEmbedCaller } from "../../domain/assistants/EmbedCaller.js"
+import { CurrentEmbedCaller } from "../../domain/deployments/EmbedCaller.js"
 import { Forbidden, NotImplemented, RateLimited, Unauthenticated } from "../../domain/HttpErrors.js"
 
 /**

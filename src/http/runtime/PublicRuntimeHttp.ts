@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { CurrentEmbedCaller } from "../../domain/assistants/EmbedCaller.js"
+import { CurrentEmbedCaller } from "../../domain/deployments/EmbedCaller.js"
 import { PublicSessions } from "../../services/runtime/PublicSessions.js"
 import { Api } from "../Api.js"
 

@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { FAILURE_OUTCOMES } from "../../domain/assistants/AnalyticsReport.js"
 import type { AssistantId } from "../../domain/assistants/Assistant.js"
-import type { DeploymentId } from "../../domain/assistants/Deployment.js"
+import { FAILURE_OUTCOMES } from "../../domain/deployments/AnalyticsReport.js"
+import type { DeploymentId } from "../../domain/deployments/Deployment.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
 
 /** Which public sessions a report covers: one Assistant's (optionally one deployment's), started since `start`. */

@@ -1,9 +1,9 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { DateTime, Effect, Option, Schema } from "effect"
 import { AssistantId } from "../../domain/assistants/Assistant.js"
-import { Import, ImportFormat, ImportId, ImportReport, ImportStatus } from "../../domain/assistants/Import.js"
 import { Actor } from "../../domain/identity/Actor.js"
 import { WorkspaceId } from "../../domain/identity/Ids.js"
+import { Import, ImportFormat, ImportId, ImportReport, ImportStatus } from "../../domain/imports/Import.js"
 import { Revision } from "../../domain/Revision.js"
 
 /**

@@ -6,11 +6,11 @@
  * fallbacks, under the day it started, so the days add up to the totals.
  */
 import { Clock, Effect, Option } from "effect"
-import { fillDays, rate, windowOf } from "../../domain/assistants/AnalyticsReport.js"
 import type { AssistantId } from "../../domain/assistants/Assistant.js"
-import type { AssistantAnalytics as Report } from "../../domain/assistants/AssistantAnalytics.js"
-import { type DeploymentId, DeploymentNotFound } from "../../domain/assistants/Deployment.js"
 import { FlowNodeId } from "../../domain/assistants/FlowIds.js"
+import { fillDays, rate, windowOf } from "../../domain/deployments/AnalyticsReport.js"
+import type { AssistantAnalytics as Report } from "../../domain/deployments/AssistantAnalytics.js"
+import { type DeploymentId, DeploymentNotFound } from "../../domain/deployments/Deployment.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
 import { AnalyticsRepo } from "../../persistence/deployments/AnalyticsRepo.js"
 import { DeploymentRepo } from "../../persistence/deployments/DeploymentRepo.js"

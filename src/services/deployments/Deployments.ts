@@ -9,21 +9,22 @@ import { Effect, Option, Redacted, Schema } from "effect"
 import { v7 as uuidv7 } from "uuid"
 import { PublicUrl } from "../../config/Settings.js"
 import type { AssistantId } from "../../domain/assistants/Assistant.js"
+import { ParleyDocument } from "../../domain/assistants/ParleyDocument.js"
 import {
   type DeploymentCreate,
   DeploymentId,
   DeploymentNotFound,
   DeploymentRefused,
   type DeploymentStatus
-} from "../../domain/assistants/Deployment.js"
+} from "../../domain/deployments/Deployment.js"
+import { deploymentFindings } from "../../domain/deployments/DeploymentChecks.js"
 import {
   EMBED_TOKEN_PREFIX,
   embedSnippet,
   nluModelVersionOf,
   snapshotOf,
   tokenHintOf
-} from "../../domain/assistants/DeploymentSnapshot.js"
-import { ParleyDocument } from "../../domain/assistants/ParleyDocument.js"
+} from "../../domain/deployments/DeploymentSnapshot.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
 import type { Origin } from "../../domain/identity/Origin.js"
 import { actorOf, type Principal } from "../../domain/identity/Principal.js"
@@ -35,7 +36,6 @@ import { Assistants, currentDate } from "../assistants/Assistants.js"
 import { AuditLog } from "../AuditLog.js"
 import { generateToken, hashToken } from "../OpaqueTokens.js"
 import { workspaceEntry } from "../WorkspaceAudit.js"
-import { deploymentFindings } from "./DeploymentChecks.js"
 
 const encodeSnapshot = Schema.encode(ParleyDocument)
 

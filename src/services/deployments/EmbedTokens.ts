@@ -15,9 +15,9 @@
  * the origin.
  */
 import { Effect, Option } from "effect"
-import { EMBED_TOKEN_PREFIX } from "../../domain/assistants/DeploymentSnapshot.js"
-import type { EmbedCaller } from "../../domain/assistants/EmbedCaller.js"
-import { originAllowed } from "../../domain/assistants/EmbedOrigin.js"
+import { EMBED_TOKEN_PREFIX } from "../../domain/deployments/DeploymentSnapshot.js"
+import type { EmbedCaller } from "../../domain/deployments/EmbedCaller.js"
+import { originAllowed } from "../../domain/deployments/EmbedOrigin.js"
 import { Forbidden, RateLimited, Unauthenticated } from "../../domain/HttpErrors.js"
 import { DeploymentRepo } from "../../persistence/deployments/DeploymentRepo.js"
 import { hashToken } from "../OpaqueTokens.js"

@@ -9,20 +9,14 @@ import { SqlClient } from "@effect/sql"
 import { DateTime, Effect } from "effect"
 import { v7 as uuidv7 } from "uuid"
 import type { AssistantId } from "../../domain/assistants/Assistant.js"
-import {
-  Import,
-  type ImportFormat,
-  ImportId,
-  ImportNotFound,
-  ImportUnreadable
-} from "../../domain/assistants/Import.js"
-import type { ImportTarget } from "../../domain/assistants/ImportRequest.js"
 import type { Intent } from "../../domain/assistants/Intent.js"
 import { distinctUtterances } from "../../domain/assistants/Utterances.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
 import type { Origin } from "../../domain/identity/Origin.js"
 import { actorOf, type Principal } from "../../domain/identity/Principal.js"
+import { Import, type ImportFormat, ImportId, ImportNotFound, ImportUnreadable } from "../../domain/imports/Import.js"
 import type { Conversion, ImportedIntent, Mapped } from "../../domain/imports/ImportDraft.js"
+import type { ImportTarget } from "../../domain/imports/ImportRequest.js"
 import { type Page, pageOf } from "../../domain/Pagination.js"
 import type { ListParams } from "../../domain/Pagination.js"
 import { type ImportFilter, ImportRepo } from "../../persistence/imports/ImportRepo.js"

@@ -4,7 +4,7 @@
  * conversations use it; a turn on a deployment then costs no draft read.
  */
 import { Effect } from "effect"
-import type { DeploymentId } from "../../domain/assistants/Deployment.js"
+import type { DeploymentId } from "../../domain/deployments/Deployment.js"
 import { compile } from "../../domain/runtime/engine/FlowProgram.js"
 import { programInputOf } from "../../domain/runtime/engine/ProgramInputs.js"
 import { DeploymentRepo } from "../../persistence/deployments/DeploymentRepo.js"

@@ -9,7 +9,7 @@
  */
 import { DateTime, Effect, Either, Option } from "effect"
 import { v7 as uuidv7 } from "uuid"
-import type { EmbedCaller } from "../../domain/assistants/EmbedCaller.js"
+import type { EmbedCaller } from "../../domain/deployments/EmbedCaller.js"
 import { NotReady } from "../../domain/HttpErrors.js"
 import {
   type RuntimeSessionId,

@@ -7,12 +7,12 @@
  * does a draft (`programInputOf`).
  */
 import * as Crypto from "node:crypto"
+import type { Assistant } from "../assistants/Assistant.js"
+import type { Flow } from "../assistants/Flow.js"
+import type { Intent } from "../assistants/Intent.js"
+import type { ParleyDocument } from "../assistants/ParleyDocument.js"
 import { canonicalJson } from "../CanonicalJson.js"
 import { parleyDocumentOf } from "../exports/ParleyExport.js"
-import type { Assistant } from "./Assistant.js"
-import type { Flow } from "./Flow.js"
-import type { Intent } from "./Intent.js"
-import type { ParleyDocument } from "./ParleyDocument.js"
 
 /** A draft as the service reads it. */
 export interface DraftToSnapshot {

@@ -1,16 +1,16 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { AssistantId } from "../assistants/Assistant.js"
+import { Finding } from "../assistants/FlowFinding.js"
+import { IntentName } from "../assistants/Intent.js"
+import { ParleyDocument } from "../assistants/ParleyDocument.js"
 import { Actor } from "../identity/Actor.js"
 import { WorkspaceId } from "../identity/Ids.js"
 import { NullableDateTimeField } from "../ModelFields.js"
 import { ListParams } from "../Pagination.js"
 import { Revision } from "../Revision.js"
 import { AllowedOrigins } from "../WebOrigin.js"
-import { AssistantId } from "./Assistant.js"
-import { Finding } from "./FlowFinding.js"
-import { IntentName } from "./Intent.js"
-import { ParleyDocument } from "./ParleyDocument.js"
 
 /** An immutable, published snapshot of an Assistant. */
 export const DeploymentId = Schema.UUID.pipe(Schema.brand("DeploymentId"))

@@ -6,9 +6,9 @@
  */
 import { HttpApiSchema, Multipart } from "@effect/platform"
 import { Schema } from "effect"
+import { Assistant, AssistantId } from "../assistants/Assistant.js"
 import { Name } from "../Name.js"
 import { Revision } from "../Revision.js"
-import { Assistant, AssistantId } from "./Assistant.js"
 
 /** Size limits of an import (the body limit of import routes is 10 MiB). */
 export const IMPORT_LIMITS = {

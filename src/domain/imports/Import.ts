@@ -6,11 +6,11 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { AssistantId } from "../assistants/Assistant.js"
 import { Actor } from "../identity/Actor.js"
 import { WorkspaceId } from "../identity/Ids.js"
 import { ListParams } from "../Pagination.js"
 import { Revision } from "../Revision.js"
-import { AssistantId } from "./Assistant.js"
 
 /** One import. */
 export const ImportId = Schema.UUID.pipe(Schema.brand("ImportId"))

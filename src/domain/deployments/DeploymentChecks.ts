@@ -5,11 +5,11 @@
  * the runtime would refuse to run.
  */
 import { Either } from "effect"
-import { analyzeFlow } from "../../domain/assistants/analysis/AnalyzeFlow.js"
-import type { Finding } from "../../domain/assistants/FlowFinding.js"
-import type { ParleyDocument } from "../../domain/assistants/ParleyDocument.js"
-import { compile } from "../../domain/runtime/engine/FlowProgram.js"
-import { programInputOf } from "../../domain/runtime/engine/ProgramInputs.js"
+import { analyzeFlow } from "../assistants/analysis/AnalyzeFlow.js"
+import type { Finding } from "../assistants/FlowFinding.js"
+import type { ParleyDocument } from "../assistants/ParleyDocument.js"
+import { compile } from "../runtime/engine/FlowProgram.js"
+import { programInputOf } from "../runtime/engine/ProgramInputs.js"
 
 const sameFinding = (a: Finding, b: Finding) => a.code === b.code && a.message === b.message
 

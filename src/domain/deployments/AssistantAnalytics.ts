@@ -5,10 +5,10 @@
  */
 import { Schema } from "effect"
 import { AnalyticsParams as WindowParams, analyticsWindowFields, UtcDay } from "../AnalyticsWindow.js"
-import { AssistantId } from "./Assistant.js"
+import { AssistantId } from "../assistants/Assistant.js"
+import { FlowNodeId } from "../assistants/FlowIds.js"
+import { IntentName } from "../assistants/Intent.js"
 import { DeploymentId } from "./Deployment.js"
-import { FlowNodeId } from "./FlowIds.js"
-import { IntentName } from "./Intent.js"
 
 const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
 const Ratio = Schema.Number.pipe(Schema.between(0, 1))

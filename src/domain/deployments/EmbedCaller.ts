@@ -1,6 +1,6 @@
 import { Context } from "effect"
+import type { AssistantId } from "../assistants/Assistant.js"
 import type { WorkspaceId } from "../identity/Ids.js"
-import type { AssistantId } from "./Assistant.js"
 import type { DeploymentId } from "./Deployment.js"
 
 /** The caller of a public runtime route, as established from its embed token (`cdp_…`). */
