@@ -11,7 +11,7 @@
  *
  * At the end, every acknowledged turn must be in its conversation's transcript
  * exactly once and in order, and each stored turn written by the owner of the
- * session at the time (fencing), as in test/cluster/Failover.test.ts.
+ * session at the time (fencing), as in test/integration/cluster/Failover.test.ts.
  *
  * With `--freeze`, the node is frozen (SIGSTOP) for 15 s instead of killed,
  * then woken (SIGCONT): a node that stops without dying keeps its database
