@@ -1,13 +1,13 @@
 import { Command } from "@effect/cli"
-import { OpenApi } from "@effect/platform"
 import { Console } from "effect"
 import { Api } from "../http/Api.js"
+import { apiDocument } from "../http/docs/ApiDocument.js"
 
 /** `parley openapi`: print the OpenAPI document of the whole contract. */
 export const printOpenApi = Command.make(
   "openapi",
   {},
-  () => Console.log(JSON.stringify(OpenApi.fromApi(Api), null, 2))
+  () => Console.log(JSON.stringify(apiDocument(Api), null, 2))
 ).pipe(
   Command.withDescription("Print the OpenAPI 3.1 document of the /v1 contract")
 )

@@ -44,7 +44,8 @@ export class ApiToken extends Model.Class<ApiToken>("ApiToken")({
  */
 export const ApiTokenCreate = ApiToken.jsonCreate.annotations({
   identifier: "ApiTokenCreate",
-  parseOptions: { onExcessProperty: "error" }
+  parseOptions: { onExcessProperty: "error" },
+  examples: [{ name: "Customer support", role: "viewer", expiresAt: null } as never]
 })
 
 /** A token just created, with its value: shown this once, never again. */

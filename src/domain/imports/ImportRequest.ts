@@ -19,6 +19,15 @@ export const IMPORT_LIMITS = {
   archiveInflatedBytes: 50 * 1024 * 1024
 } as const
 
+/** A new Assistant as the examples of /docs name it. */
+const exampleTarget = {
+  kind: "new",
+  name: "Order help",
+  description: "",
+  language: "en",
+  nluThreshold: null
+} as const
+
 /** The text of one source document. */
 export const SourceText = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(IMPORT_LIMITS.bodyBytes))
 
@@ -57,7 +66,21 @@ export const DrawioImportRequest = Schema.Struct({
   target: ImportTarget,
   /** The name or id of the page that becomes the main flow; the first page when omitted. */
   mainPage: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)))
-}).annotations({ identifier: "DrawioImportRequest", parseOptions: { onExcessProperty: "error" } })
+}).annotations({
+  identifier: "DrawioImportRequest",
+  parseOptions: { onExcessProperty: "error" },
+  // A diagram of two steps joined by an arrow, as draw.io saves it (uncompressed).
+  examples: [{
+    xml: "<mxfile><diagram name=\"Page-1\"><mxGraphModel><root><mxCell id=\"0\"/><mxCell id=\"1\" parent=\"0\"/>" +
+      "<mxCell id=\"hello\" value=\"Hello! How can I help?\" vertex=\"1\" parent=\"1\">" +
+      "<mxGeometry x=\"40\" y=\"40\" width=\"160\" height=\"60\" as=\"geometry\"/></mxCell>" +
+      "<mxCell id=\"bye\" value=\"Goodbye!\" vertex=\"1\" parent=\"1\">" +
+      "<mxGeometry x=\"40\" y=\"160\" width=\"160\" height=\"60\" as=\"geometry\"/></mxCell>" +
+      "<mxCell id=\"e1\" edge=\"1\" source=\"hello\" target=\"bye\" parent=\"1\"><mxGeometry relative=\"1\" as=\"geometry\"/>" +
+      "</mxCell></root></mxGraphModel></diagram></mxfile>",
+    target: exampleTarget
+  }]
+})
 export type DrawioImportRequest = typeof DrawioImportRequest.Type
 
 /** The formats `POST /imports/source` reads. `rasa` and `dialogflow` are import-only. */
@@ -88,7 +111,15 @@ export const SingleSourceImport = Schema.Struct({
   /** The document's file name, used in warnings' locations. */
   fileName: Schema.optional(ImportFilePath),
   target: ImportTarget
-}).annotations({ identifier: "SingleSourceImport" })
+}).annotations({
+  identifier: "SingleSourceImport",
+  examples: [{
+    format: "mermaid",
+    content: "flowchart TD\n  start([Start]) --> hello[Hello! How can I help?]\n  hello --> bye([Goodbye!])",
+    fileName: "order-help.mmd",
+    target: exampleTarget
+  }]
+})
 
 /** A multi-file source: a Rasa project (`domain.yml`, `data/*.yml`), an unzipped Dialogflow export. */
 export const MultiFileSourceImport = Schema.Struct({

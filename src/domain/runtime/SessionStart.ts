@@ -14,7 +14,16 @@ export const SessionStart = Schema.Struct({
   agentId: AssistantId,
   variables: Schema.optional(Variables),
   locale: Schema.optional(LanguageTag)
-}).annotations({ identifier: "RuntimeSessionStart", parseOptions: { onExcessProperty: "error" } })
+}).annotations({
+  identifier: "RuntimeSessionStart",
+  parseOptions: { onExcessProperty: "error" },
+  // `agentId` is an Assistant of yours (`GET /v1/agents`): this one answers 404 until replaced.
+  examples: [{
+    agentId: AssistantId.make("0193a4f2-7c1e-7b3a-9d2e-5f6a7b8c9d0e"),
+    variables: { email: "ada@example.com" },
+    locale: "en"
+  }]
+})
 export type SessionStart = typeof SessionStart.Type
 
 /**

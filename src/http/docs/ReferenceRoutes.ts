@@ -1,18 +1,19 @@
 /**
  * `GET /docs`, `/docs/scalar.js` and `/openapi.json`: the interactive API
  * reference and the document it reads, served beside the contract without
- * authentication. The document is generated from the `HttpApi` once, on first
- * use; the script is the one `@effect/platform` ships for `HttpApiScalar`
+ * authentication. The document (`apiDocument`) is generated from the
+ * `HttpApi` once, on first use; the script is the one `@effect/platform` ships for `HttpApiScalar`
  * (Scalar's standalone bundle, read from that package's own file, as no
  * export names it). Both are gzip-compressed once and carry ETags; the
  * script's address names its version (`?v=<hash>`), so browsers keep it for a
  * year and never ask again until Parley is upgraded.
  */
-import { HttpApi, HttpApiBuilder, OpenApi } from "@effect/platform"
+import { HttpApi, HttpApiBuilder, type OpenApi } from "@effect/platform"
 import { Effect } from "effect"
 import { createRequire } from "node:module"
 import * as Path from "node:path"
 import { pathToFileURL } from "node:url"
+import { apiDocument } from "./ApiDocument.js"
 import { referencePage } from "./ReferencePage.js"
 import { makeAsset, serveAsset } from "./StaticAsset.js"
 
@@ -37,7 +38,7 @@ export const ReferenceRoutesLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const { api } = yield* HttpApi.Api
     const document = yield* Effect.cached(
-      Effect.sync(() => makeAsset(JSON.stringify(OpenApi.fromApi(api)), "application/json", "no-cache"))
+      Effect.sync(() => makeAsset(JSON.stringify(apiDocument(api)), "application/json", "no-cache"))
     )
     const script = yield* Effect.cached(Effect.map(scalarSource, (source) =>
       makeAsset(source, "text/javascript; charset=utf-8", "public, max-age=31536000, immutable")))
