@@ -7,7 +7,8 @@
  * then reads "[Max Depth Exceeded]"). Each `anyOf` whose member is itself
  * nothing but an `anyOf` is flattened into one list; nothing else changes.
  */
-import { type HttpApi, OpenApi } from "@effect/platform"
+import type { HttpApi, HttpApiGroup } from "@effect/platform"
+import { OpenApi } from "@effect/platform"
 
 type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
 
@@ -37,5 +38,6 @@ export const flattenAnyOf = (value: Json): Json => {
 }
 
 /** The contract's OpenAPI document. */
-export const apiDocument = (api: HttpApi.HttpApi.Any): OpenApi.OpenAPISpec =>
-  flattenAnyOf(OpenApi.fromApi(api) as unknown as Json) as unknown as OpenApi.OpenAPISpec
+export const apiDocument = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<Id, Groups, E, R>
+): OpenApi.OpenAPISpec => flattenAnyOf(OpenApi.fromApi(api) as unknown as Json) as unknown as OpenApi.OpenAPISpec

@@ -53,7 +53,9 @@ export const ReferenceRoutesLive = HttpApiBuilder.Router.use((router) =>
           scriptUrl: `docs/scalar.js?v=${version}`
         }),
         "text/html; charset=utf-8",
-        "no-cache"
+        "no-cache",
+        // 1.7 kB; and the security headers read the page's policy from its text.
+        { compress: false }
       )
     }))
     yield* router.get("/openapi.json", serveAsset(document))

@@ -12,19 +12,25 @@ import { etagOf, ifNoneMatchHits } from "../../embed/WidgetScript.js"
 
 export interface StaticAsset {
   readonly body: Uint8Array
-  readonly gzip: Uint8Array
+  /** The gzip copy; none for a body too small to gain (or an HTML page, whose policy is read from its text). */
+  readonly gzip: Uint8Array | undefined
   /** The entity tag of the body; the gzip copy's is this one with `-gzip` inside the quotes. */
   readonly etag: string
   readonly contentType: string
   readonly cacheControl: string
 }
 
-/** An asset of `text`, compressed once. */
-export const makeAsset = (text: string, contentType: string, cacheControl: string): StaticAsset => {
+/** An asset of `text`, compressed once unless told not to. */
+export const makeAsset = (
+  text: string,
+  contentType: string,
+  cacheControl: string,
+  options: { readonly compress: boolean } = { compress: true }
+): StaticAsset => {
   const body = new TextEncoder().encode(text)
   return {
     body,
-    gzip: Zlib.gzipSync(body, { level: 9 }),
+    gzip: options.compress ? Zlib.gzipSync(body, { level: 9 }) : undefined,
     etag: etagOf(text),
     contentType,
     cacheControl
@@ -46,14 +52,14 @@ export const serveAsset = (asset: Effect.Effect<StaticAsset>) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const { body, cacheControl, contentType, etag, gzip } = yield* asset
-    const compressed = acceptsGzip(request.headers["accept-encoding"])
+    const compressed = acceptsGzip(request.headers["accept-encoding"]) ? gzip : undefined
     // Each representation has its own tag (RFC 9110 8.8.3): a cache never mixes them up.
-    const tag = compressed ? `${etag.slice(0, -1)}-gzip"` : etag
+    const tag = compressed !== undefined ? `${etag.slice(0, -1)}-gzip"` : etag
     const headers = { etag: tag, "cache-control": cacheControl, vary: "accept-encoding" }
     if (ifNoneMatchHits(request.headers["if-none-match"], tag)) {
       return HttpServerResponse.empty({ status: 304, headers })
     }
-    return compressed
-      ? HttpServerResponse.uint8Array(gzip, { contentType, headers: { ...headers, "content-encoding": "gzip" } })
+    return compressed !== undefined
+      ? HttpServerResponse.uint8Array(compressed, { contentType, headers: { ...headers, "content-encoding": "gzip" } })
       : HttpServerResponse.uint8Array(body, { contentType, headers })
   })

@@ -10,7 +10,7 @@
  * nothing to aim at. Every answer carries a Content-Security-Policy: `default-src
  * 'none'` for the API (OWASP's advice for REST answers), and for an HTML page
  * (the API reference at `/docs`, the mailed links' pages) the least a page
- * needs: scripts from Parley itself and its own inline scripts by SHA-256 hash,
+ * needs: its own inline scripts by SHA-256 hash and, when it loads scripts, those of Parley itself,
  * no eval, no outside origin; requests back to Parley only (the reference's
  * "try it" client).
  */
@@ -42,14 +42,19 @@ export const inlineScriptHashes = (html: string): ReadonlyArray<string> => {
   return [...hashes]
 }
 
+/** Whether a page loads a script by address (`<script src=…>`): only then may it run scripts from Parley. */
+const loadsScripts = (html: string): boolean => /<script\b[^>]*\bsrc\s*=/i.test(html)
+
 /**
- * The policy of an HTML page: scripts from Parley or by hash; styles inline (the reference injects its own at run time,
+ * The policy of an HTML page: scripts by hash, and from Parley when it loads one; styles inline (the reference injects its own at run time,
  * which a hash cannot name); images and fonts from Parley or inline data; requests to Parley only.
  */
 export const pagePolicy = (html: string): string =>
   [
     "default-src 'none'",
-    `script-src ${["'self'", ...inlineScriptHashes(html), "'wasm-unsafe-eval'"].join(" ")}`,
+    `script-src ${
+      [...(loadsScripts(html) ? ["'self'"] : []), ...inlineScriptHashes(html), "'wasm-unsafe-eval'"].join(" ")
+    }`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",

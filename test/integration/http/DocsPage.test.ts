@@ -93,6 +93,10 @@ layer(testServer(), { excludeTestServices: true, timeout: "180 seconds" })("the 
     Effect.gen(function*() {
       const docs = yield* exchange(HttpClientRequest.get("/docs"))
       expect(docs.text.length).toBeLessThan(2_000)
+      // The page itself is sent as it is (its policy is read from its text), even to a client taking gzip.
+      const page = yield* raw("/docs", { "accept-encoding": "gzip" })
+      expect(page.headers["content-encoding"]).toBeUndefined()
+      expect(page.headers["content-security-policy"]).toContain("script-src 'self'")
       expect(docs.headers["cache-control"]).toBe("no-cache")
       const src = /<script src="([^"]+)"/.exec(docs.text)![1]!
       expect(src).toMatch(/^docs\/scalar\.js\?v=[A-Za-z0-9_-]{12}$/)

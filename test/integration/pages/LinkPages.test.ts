@@ -67,7 +67,7 @@ layer(testServer(), { excludeTestServices: true, timeout: "120 seconds" })("the 
       const policy = response!.headers()["content-security-policy"]!
       // Its own inline script by hash, nothing else: no 'unsafe-inline', no eval, no other origin.
       const scripts = policy.split(";").map((directive) => directive.trim()).find((d) => d.startsWith("script-src"))!
-      expect(scripts).toMatch(/^script-src 'self' 'sha256-[A-Za-z0-9+/=]+' 'wasm-unsafe-eval'$/)
+      expect(scripts).toMatch(/^script-src 'sha256-[A-Za-z0-9+/=]+' 'wasm-unsafe-eval'$/)
       expect(policy).toContain("connect-src 'self'")
       expect(yield* statusOf(page)).toEqual({
         text: "Your email address is confirmed. You can close this page.",
