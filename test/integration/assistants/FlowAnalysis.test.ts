@@ -1,24 +1,21 @@
 /**
- * `GET /flow/analysis` over real HTTP and the real database: the findings of
- * the draft as it stands (errors first, counts, deployable), the NLU report,
- * the analysis following each edit and repair, viewers reading it, and
- * other workspaces seeing a 404.
+ * `GET /flow/analysis` through the typed client, on the real server and
+ * database: the findings of the draft as it stands (errors first, counts,
+ * deployable), the NLU report, the analysis following each edit and repair,
+ * viewers reading it, and other workspaces seeing a 404.
  */
-import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
-import { AssistantCreate } from "../../../src/domain/assistants/Assistant.js"
-import { as, signUp, type TestAccount } from "../../support/Accounts.js"
-import { exchange } from "../../support/Http.js"
+import { Effect, Schema } from "effect"
+import { AssistantCreate, type AssistantId } from "../../../src/domain/assistants/Assistant.js"
+import { FlowReplace } from "../../../src/domain/assistants/Flow.js"
+import { FlowNodeId } from "../../../src/domain/assistants/FlowIds.js"
+import { IntentCreate } from "../../../src/domain/assistants/Intent.js"
+import { signUp, type TestAccount } from "../../support/Accounts.js"
 import { clientOf, join } from "../../support/Members.js"
 import { testServer } from "../../support/TestServer.js"
+import { failureOf } from "../../support/TypedCaller.js"
 
 const at = (x: number, y: number) => ({ x, y })
-
-const send = (account: TestAccount, method: "get" | "put" | "post", url: string, body?: unknown) => {
-  const request = HttpClientRequest[method](url)
-  return exchange(as(body === undefined ? request : HttpClientRequest.bodyUnsafeJson(request, body), account))
-}
 
 const newAssistant = (account: TestAccount) =>
   Effect.flatMap(
@@ -27,8 +24,31 @@ const newAssistant = (account: TestAccount) =>
       Effect.map(client.assistants.create({ payload: AssistantCreate.make({ name: "Analysed" }) }), (a) => a.id)
   )
 
-const addIntent = (account: TestAccount, agentId: string, name: string, utterances: ReadonlyArray<string>) =>
-  send(account, "post", `/v1/agents/${agentId}/intents`, { name, utterances })
+const addIntent = (account: TestAccount, agentId: AssistantId, name: string, utterances: ReadonlyArray<string>) =>
+  Effect.flatMap(clientOf(account), (client) =>
+    client.assistants.createIntent({
+      path: { agent_id: agentId },
+      payload: Schema.decodeUnknownSync(IntentCreate)({ name, utterances })
+    }))
+
+const analysisOf = (account: TestAccount, agentId: AssistantId, workspaceId?: string) =>
+  Effect.flatMap(clientOf(account, workspaceId), (client) => client.flows.getAnalysis({ path: { agent_id: agentId } }))
+
+const replaceFlow = (account: TestAccount, agentId: AssistantId, flow: unknown) =>
+  Effect.flatMap(clientOf(account), (client) =>
+    client.flows.replaceFlow({
+      path: { agent_id: agentId },
+      headers: {},
+      payload: Schema.decodeUnknownSync(FlowReplace)(flow)
+    }))
+
+const repairNode = (account: TestAccount, agentId: AssistantId, nodeId: string) =>
+  Effect.flatMap(clientOf(account), (client) =>
+    client.flows.repairNode({
+      path: { agent_id: agentId },
+      headers: {},
+      payload: { nodeId: FlowNodeId.make(nodeId) }
+    }))
 
 /** A router with a typo'd intent, a question without fallback, an orphan and a handoff. */
 const messy = {
@@ -57,8 +77,9 @@ const messy = {
   ]
 }
 
-const codes = (json: { findings: ReadonlyArray<{ code: string; severity: string; nodeIds: ReadonlyArray<string> }> }) =>
-  json.findings.map((finding) => [finding.severity, finding.code, finding.nodeIds])
+const codes = (analysis: {
+  readonly findings: ReadonlyArray<{ code: string; severity: string; nodeIds: ReadonlyArray<string> }>
+}) => analysis.findings.map((finding) => [finding.severity, finding.code, finding.nodeIds])
 
 layer(testServer(), { excludeTestServices: true })("flow analysis", (it) => {
   it.effect("answers every finding of the draft, errors first, with counts and the NLU report", () =>
@@ -67,29 +88,28 @@ layer(testServer(), { excludeTestServices: true })("flow analysis", (it) => {
       const agentId = yield* newAssistant(owner)
       yield* addIntent(owner, agentId, "refund", ["I want a refund", "money back please", "return my order"])
       yield* addIntent(owner, agentId, "greet", ["hello", "hi there", "good morning"])
-      const written = yield* send(owner, "put", `/v1/agents/${agentId}/flow`, messy)
-      expect(written.status).toBe(200)
+      const written = yield* replaceFlow(owner, agentId, messy)
+      expect(written.revision).toBe(4)
 
-      const analysis = yield* send(owner, "get", `/v1/agents/${agentId}/flow/analysis`)
-      expect(analysis.status).toBe(200)
-      expect(analysis.json).toMatchObject({
+      const analysis = yield* analysisOf(owner, agentId)
+      expect(analysis).toMatchObject({
         agentId,
         revision: 4,
         deployable: false,
         errorCount: 2,
         warningCount: 3
       })
-      expect(codes(analysis.json)).toEqual([
+      expect(codes(analysis)).toEqual([
         ["error", "undefined-intent", ["route"]],
         ["error", "node-unavailable", ["human"]],
         ["warning", "unreachable-node", ["orphan"]],
         ["warning", "question-without-fallback", ["ask"]],
         ["warning", "unused-intent", []]
       ])
-      expect(analysis.json.findings[0]).toMatchObject({ intents: ["refnd"], repairable: true })
-      expect(analysis.json.findings[0].message).toContain("did you mean refund?")
-      expect(Date.parse(analysis.json.analysedAt)).not.toBeNaN()
-      expect(["computing", "insufficient-data", "ready", "stale"]).toContain(analysis.json.nlu.status)
+      expect(analysis.findings[0]).toMatchObject({ intents: ["refnd"], repairable: true })
+      expect(analysis.findings[0]!.message).toContain("did you mean refund?")
+      expect(analysis.analysedAt.epochMillis).toBeGreaterThan(0)
+      expect(["computing", "insufficient-data", "ready", "stale"]).toContain(analysis.nlu.status)
     }))
 
   it.effect("the NLU report shows the automatic threshold with its expected accuracy and recall", () =>
@@ -104,12 +124,12 @@ layer(testServer(), { excludeTestServices: true })("flow analysis", (it) => {
       ])
       yield* addIntent(owner, agentId, "greet", ["hello", "hi there", "good morning", "hey"])
       yield* addIntent(owner, agentId, "weather", ["will it rain", "weather today", "is it sunny", "forecast"])
-      let nlu = (yield* send(owner, "get", `/v1/agents/${agentId}/flow/analysis`)).json.nlu
+      let nlu = (yield* analysisOf(owner, agentId)).nlu
       for (let tries = 0; nlu.status !== "ready" && tries < 200; tries++) {
         yield* Effect.sleep("50 millis")
-        nlu = (yield* send(owner, "get", `/v1/agents/${agentId}/flow/analysis`)).json.nlu
+        nlu = (yield* analysisOf(owner, agentId)).nlu
       }
-      expect(nlu.status).toBe("ready")
+      if (nlu.status !== "ready") throw new Error(`the NLU report is ${nlu.status}`)
       expect(nlu.threshold.value).toBeGreaterThan(0)
       expect(nlu.threshold.value).toBeLessThan(1)
       // The rule: at least 90% of the cross-validated right answers kept.
@@ -122,33 +142,32 @@ layer(testServer(), { excludeTestServices: true })("flow analysis", (it) => {
     Effect.gen(function*() {
       const owner = yield* signUp()
       const agentId = yield* newAssistant(owner)
-      const base = `/v1/agents/${agentId}/flow`
       yield* addIntent(owner, agentId, "refund", ["I want a refund", "money back please", "return my order"])
       yield* addIntent(owner, agentId, "greet", ["hello", "hi there", "good morning"])
-      yield* send(owner, "put", base, {
+      yield* replaceFlow(owner, agentId, {
         nodes: messy.nodes.filter((node) => node.id !== "human" && node.id !== "orphan"),
         edges: messy.edges.filter((edge) => edge.target !== "human" && edge.source !== "orphan")
       })
-      const before = yield* send(owner, "get", `${base}/analysis`)
-      expect(codes(before.json)).toEqual([
+      const before = yield* analysisOf(owner, agentId)
+      expect(codes(before)).toEqual([
         ["error", "dead-end", ["route"]],
         ["error", "undefined-intent", ["route"]],
         ["warning", "question-without-fallback", ["ask"]],
         ["warning", "unused-intent", []]
       ])
-      yield* send(owner, "post", `${base}/repair-node`, { nodeId: "route" })
-      yield* send(owner, "post", `${base}/repair-node`, { nodeId: "ask" })
-      const after = yield* send(owner, "get", `${base}/analysis`)
-      expect(after.json).toMatchObject({ revision: 6, deployable: true, errorCount: 0, warningCount: 0, findings: [] })
+      yield* repairNode(owner, agentId, "route")
+      yield* repairNode(owner, agentId, "ask")
+      const after = yield* analysisOf(owner, agentId)
+      expect(after).toMatchObject({ revision: 6, deployable: true, errorCount: 0, warningCount: 0, findings: [] })
     }))
 
   it.effect("an empty draft has no start: not deployable", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
       const agentId = yield* newAssistant(owner)
-      const analysis = yield* send(owner, "get", `/v1/agents/${agentId}/flow/analysis`)
-      expect(codes(analysis.json)).toEqual([["error", "missing-start", []]])
-      expect(analysis.json.nlu.status).toBe("insufficient-data")
+      const analysis = yield* analysisOf(owner, agentId)
+      expect(codes(analysis)).toEqual([["error", "missing-start", []]])
+      expect(analysis.nlu.status).toBe("insufficient-data")
     }))
 
   it.effect("viewers read it; another workspace gets a 404", () =>
@@ -156,14 +175,9 @@ layer(testServer(), { excludeTestServices: true })("flow analysis", (it) => {
       const owner = yield* signUp()
       const agentId = yield* newAssistant(owner)
       const viewer = yield* join(owner, "viewer")
-      const read = yield* send(
-        { ...viewer, workspaceId: owner.workspaceId },
-        "get",
-        `/v1/agents/${agentId}/flow/analysis`
-      )
-      expect(read.status).toBe(200)
+      const read = yield* analysisOf(viewer, agentId, owner.workspaceId)
+      expect(read.agentId).toBe(agentId)
       const stranger = yield* signUp()
-      const elsewhere = yield* send(stranger, "get", `/v1/agents/${agentId}/flow/analysis`)
-      expect([elsewhere.status, elsewhere.json._tag]).toEqual([404, "AssistantNotFound"])
+      expect((yield* failureOf(analysisOf(stranger, agentId)))._tag).toBe("AssistantNotFound")
     }))
 })

@@ -1,18 +1,20 @@
 /**
  * Export then import gives back the same graph up to ids and layout, for
- * draw.io, Mermaid and Parley documents: over HTTP, from a hand-made graph
+ * draw.io, Mermaid and Parley documents: through the typed client, from a hand-made graph
  * with every node type and route, a sub-flow and a jump, and from an
  * imported corpus diagram.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { readFileSync } from "node:fs"
+import { AssistantCreate, type AssistantId } from "../../../src/domain/assistants/Assistant.js"
+import { FlowReplace } from "../../../src/domain/assistants/Flow.js"
 import { flowShape } from "../../../src/domain/exports/FlowShape.js"
-import { as, signUp, type TestAccount } from "../../support/Accounts.js"
+import { DrawioImportRequest, SingleSourceImport } from "../../../src/domain/imports/ImportRequest.js"
+import { signUp, type TestAccount } from "../../support/Accounts.js"
 import { corpus } from "../../support/Fixtures.js"
-import { exchange, HttpClientRequest } from "../../support/Http.js"
+import { clientOf } from "../../support/Members.js"
 import { testServer } from "../../support/TestServer.js"
-import { getJson, newTarget, postJson } from "./ImportsClient.js"
 
 const at = (x: number, y: number) => ({ x, y })
 const graph = {
@@ -83,24 +85,25 @@ const graph = {
   subflows: [{ id: "billing", name: "Billing", entryNodeId: "bill" }]
 }
 
-const exported = (owner: TestAccount, agentId: string, format: string) =>
-  getJson(owner, `/v1/agents/${agentId}/flow/export?format=${format}`)
+const importAs = (owner: TestAccount, format: "drawio" | "mermaid" | "parley", content: string, name: string) =>
+  Effect.flatMap(clientOf(owner), (client) =>
+    format === "drawio"
+      ? client.imports.importDrawio({
+        payload: Schema.decodeUnknownSync(DrawioImportRequest)({ xml: content, target: { kind: "new", name } })
+      })
+      : client.imports.importSource({
+        payload: Schema.decodeUnknownSync(SingleSourceImport)({ format, content, target: { kind: "new", name } })
+      }))
 
-const reimport = (owner: TestAccount, format: string, content: string) =>
-  format === "drawio"
-    ? postJson(owner, "/v1/imports/drawio", { xml: content, target: newTarget(`Back from ${format}`) })
-    : postJson(owner, "/v1/imports/source", { format, content, target: newTarget(`Back from ${format}`) })
-
-const roundTrip = (owner: TestAccount, agentId: string) =>
+const roundTrip = (owner: TestAccount, agentId: AssistantId) =>
   Effect.gen(function*() {
-    const original = (yield* getJson(owner, `/v1/agents/${agentId}/flow`)).json
-    for (const format of ["drawio", "mermaid", "parley"]) {
-      const out = yield* exported(owner, agentId, format)
-      expect(out.status, out.text.slice(0, 200)).toBe(200)
-      expect(out.json).toMatchObject({ format, revision: original.revision })
-      const back = yield* reimport(owner, format, out.json.content)
-      expect(back.status, `${format}: ${back.text.slice(0, 300)}`).toBe(201)
-      const flow = (yield* getJson(owner, `/v1/agents/${back.json.agentId}/flow`)).json
+    const client = yield* clientOf(owner)
+    const original = yield* client.flows.getFlow({ path: { agent_id: agentId } })
+    for (const format of ["drawio", "mermaid", "parley"] as const) {
+      const out = yield* client.flows.exportFlow({ path: { agent_id: agentId }, urlParams: { format } })
+      expect(out).toMatchObject({ format, revision: original.revision })
+      const back = yield* importAs(owner, format, out.content, `Back from ${format}`)
+      const flow = yield* client.flows.getFlow({ path: { agent_id: back.agentId! } })
       expect(flowShape(flow), format).toEqual(flowShape(original))
     }
   })
@@ -109,25 +112,23 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("export the
   it.effect("a graph of every node type and route comes back the same from each format", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
-      const created = yield* postJson(owner, "/v1/agents", { name: "Round trip" })
-      const agentId = created.json.id
-      const put = yield* exchange(
-        as(HttpClientRequest.put(`/v1/agents/${agentId}/flow`).pipe(HttpClientRequest.bodyUnsafeJson(graph)), owner)
-      )
-      expect(put.status, put.text.slice(0, 300)).toBe(200)
-      yield* roundTrip(owner, agentId)
+      const client = yield* clientOf(owner)
+      const created = yield* client.assistants.create({ payload: AssistantCreate.make({ name: "Round trip" }) })
+      yield* client.flows.replaceFlow({
+        path: { agent_id: created.id },
+        headers: {},
+        payload: Schema.decodeUnknownSync(FlowReplace)(graph)
+      })
+      yield* roundTrip(owner, created.id)
     }))
 
   it.effect("an imported corpus diagram comes back the same from each format", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
       for (const file of ["templates__other__decision_tree_1.xml", "blog__translation-task-flowchart.xml"]) {
-        const imported = yield* postJson(owner, "/v1/imports/drawio", {
-          xml: readFileSync(corpus(`drawio/${file}`), "utf8"),
-          target: newTarget(file)
-        })
-        expect(imported.status).toBe(201)
-        yield* roundTrip(owner, imported.json.agentId)
+        const imported = yield* importAs(owner, "drawio", readFileSync(corpus(`drawio/${file}`), "utf8"), file)
+        expect(imported.status).toBe("succeeded")
+        yield* roundTrip(owner, imported.agentId!)
       }
     }))
 })
