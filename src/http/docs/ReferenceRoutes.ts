@@ -8,7 +8,7 @@
  * script's address names its version (`?v=<hash>`), so browsers keep it for a
  * year and never ask again until Parley is upgraded.
  */
-import { HttpApi, HttpApiBuilder, type OpenApi } from "@effect/platform"
+import { HttpApi, HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { createRequire } from "node:module"
 import * as Path from "node:path"
@@ -37,19 +37,19 @@ const scalarSource = Effect.promise(async () => {
 export const ReferenceRoutesLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const { api } = yield* HttpApi.Api
+    const spec = yield* Effect.cached(Effect.sync(() => apiDocument(api)))
     const document = yield* Effect.cached(
-      Effect.sync(() => makeAsset(JSON.stringify(apiDocument(api)), "application/json", "no-cache"))
+      Effect.map(spec, (document) => makeAsset(JSON.stringify(document), "application/json", "no-cache"))
     )
     const script = yield* Effect.cached(Effect.map(scalarSource, (source) =>
       makeAsset(source, "text/javascript; charset=utf-8", "public, max-age=31536000, immutable")))
     const page = yield* Effect.cached(Effect.gen(function*() {
-      const { body } = yield* document
-      const spec = JSON.parse(new TextDecoder().decode(body)) as OpenApi.OpenAPISpec
+      const { info } = yield* spec
       const version = (yield* script).etag.slice(1, 13)
       return makeAsset(
         referencePage({
-          title: spec.info.title,
-          description: spec.info.description ?? "",
+          title: info.title,
+          description: info.description ?? "",
           scriptUrl: `docs/scalar.js?v=${version}`
         }),
         "text/html; charset=utf-8",

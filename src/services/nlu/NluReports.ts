@@ -23,6 +23,7 @@ import { crossValidation, insufficientData } from "../../domain/nlu/CrossValidat
 import type { TrainingIntent } from "../../domain/nlu/IntentModel.js"
 import { Revision } from "../../domain/Revision.js"
 import { Assistants } from "../assistants/Assistants.js"
+import { LruCache } from "../LruCache.js"
 import { runInSlices } from "./Background.js"
 import { intentsKey } from "./IntentsKey.js"
 
@@ -46,14 +47,7 @@ export class NluReports extends Effect.Service<NluReports>()("parley/services/nl
     const assistants = yield* Assistants
     const running = yield* FiberMap.make<string>()
     const one = yield* Effect.makeSemaphore(1)
-    // Insertion order is recency order.
-    const states = new Map<string, AgentState>()
-
-    const remember = (agent: string, state: AgentState) => {
-      states.delete(agent)
-      states.set(agent, state)
-      if (states.size > CAPACITY) states.delete(states.keys().next().value!)
-    }
+    const states = new LruCache<AgentState>(CAPACITY)
 
     const measure = (state: AgentState, intents: ReadonlyArray<TrainingIntent>) =>
       one.withPermits(1)(Effect.gen(function*() {
@@ -93,10 +87,7 @@ export class NluReports extends Effect.Service<NluReports>()("parley/services/nl
       const training = intents.map(({ name, utterances }) => ({ name, utterances }))
       const key = intentsKey(training)
       const known = states.get(agent)
-      if (known !== undefined && known.key === key) {
-        remember(agent, known)
-        return shown(known)
-      }
+      if (known !== undefined && known.key === key) return shown(known)
       const last = known?.current?.status === "ready" ? known.current : known?.previous
       const state: AgentState = {
         key,
@@ -105,7 +96,7 @@ export class NluReports extends Effect.Service<NluReports>()("parley/services/nl
         current: undefined,
         previous: last?.status === "ready" || last?.status === "stale" ? last : undefined
       }
-      remember(agent, state)
+      states.set(agent, state)
       const lacking = insufficientData(training)
       if (lacking !== undefined) {
         state.current = { status: "insufficient-data", intentsRevision: state.intentsRevision, message: lacking }

@@ -64,15 +64,15 @@ export const repairNode = (
   if (!graph.nodes.some((node) => node.id === nodeId)) return undefined
   const all = analyzeFlow(graph, intents)
   const candidate = repairNodeGraph(graph, intents, nodeId)
-  const candidateFindings = candidate === graph ? all : analyzeFlow(candidate, intents)
-  const kept = candidateFindings.length <= all.length && !isEmptyDiff(diffGraphs(graph, candidate))
-  const repaired = kept ? candidate : graph
-  const diff = diffGraphs(graph, repaired)
+  const candidateDiff = diffGraphs(graph, candidate)
+  const candidateFindings = isEmptyDiff(candidateDiff) ? all : analyzeFlow(candidate, intents)
+  const kept = !isEmptyDiff(candidateDiff) && candidateFindings.length <= all.length
+  const diff = kept ? candidateDiff : diffGraphs(graph, graph)
   const before = aboutNode(all, nodeId)
   const after = kept ? aboutNode(candidateFindings, nodeId) : before
   const remainingKeys = new Set(after.map(findingIdentity))
   return {
-    graph: repaired,
+    graph: kept ? candidate : graph,
     changed: kept,
     diff,
     fixed: before.filter((finding) => !remainingKeys.has(findingIdentity(finding))),
