@@ -8,7 +8,6 @@
  * state or the engine's debug view (variables may hold what tools returned).
  */
 import { DateTime, Effect, Either, Option } from "effect"
-import { v7 as uuidv7 } from "uuid"
 import type { EmbedCaller } from "../../domain/deployments/EmbedCaller.js"
 import { NotReady } from "../../domain/HttpErrors.js"
 import {
@@ -19,10 +18,9 @@ import {
 import type { PublicSessionStart } from "../../domain/runtime/SessionStart.js"
 import type { SimulatedTurnReply, TurnInput, TurnReply } from "../../domain/runtime/Turn.js"
 import { RuntimeSessionRepo } from "../../persistence/runtime/RuntimeSessionRepo.js"
-import { currentTraceId } from "./CurrentTrace.js"
 import { DeploymentPrograms } from "./DeploymentPrograms.js"
 import { openSession } from "./OpenSession.js"
-import { bodyHash, transcriptOf } from "./RuntimeSessions.js"
+import { transcriptOf } from "./RuntimeSessions.js"
 import { TurnSender } from "./TurnSender.js"
 
 const publicReply = (reply: SimulatedTurnReply): TurnReply => ({
@@ -96,9 +94,7 @@ export class PublicSessions extends Effect.Service<PublicSessions>()("parley/ser
         workspaceId: caller.workspaceId,
         deploymentId: caller.deploymentId,
         input,
-        idempotencyKey: idempotencyKey ?? uuidv7(),
-        bodyHash: bodyHash(input),
-        traceId: yield* currentTraceId
+        idempotencyKey
       })
       return publicReply(reply)
     })

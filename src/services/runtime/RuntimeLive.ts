@@ -15,7 +15,7 @@ import { TurnSender } from "./TurnSender.js"
 
 export const RuntimeLive = Layer.mergeAll(
   RuntimeSessions.Default,
-  PublicSessions.DefaultWithoutDependencies,
+  PublicSessions.Default,
   RuntimeSessionLive
 ).pipe(
   Layer.provide([DraftPrograms.Default, DeploymentPrograms.Default, RuntimeSessionRepo.Default, TurnSender.Default]),

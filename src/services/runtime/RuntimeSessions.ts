@@ -5,9 +5,6 @@
  * in the cluster it lives), read one back with its transcript.
  */
 import { Effect, Either, Option, Schema } from "effect"
-import * as Crypto from "node:crypto"
-import { v7 as uuidv7 } from "uuid"
-import { canonicalJson } from "../../domain/CanonicalJson.js"
 import { actorOf, type Principal } from "../../domain/identity/Principal.js"
 import {
   RuntimeSession as RuntimeSessionModel,
@@ -18,7 +15,6 @@ import { FlowNotRunnable, type SessionStart } from "../../domain/runtime/Session
 import { TranscriptEntry } from "../../domain/runtime/Transcript.js"
 import { SimulatedTurnReply, TurnInput } from "../../domain/runtime/Turn.js"
 import { RuntimeSessionRepo, type SessionRow, type TurnRow } from "../../persistence/runtime/RuntimeSessionRepo.js"
-import { currentTraceId } from "./CurrentTrace.js"
 import { DraftPrograms } from "./DraftPrograms.js"
 import { openSession } from "./OpenSession.js"
 import { TurnSender } from "./TurnSender.js"
@@ -26,10 +22,6 @@ import { TurnSender } from "./TurnSender.js"
 const decodeReply = Schema.decodeUnknown(SimulatedTurnReply)
 const decodeInput = Schema.decodeUnknown(TurnInput)
 const decodeSession = Schema.decodeUnknown(RuntimeSessionModel.json)
-
-/** The SHA-256 of a turn's body in canonical JSON: what makes "the same request". */
-export const bodyHash = (input: TurnInput): string =>
-  Crypto.createHash("sha256").update(canonicalJson(input)).digest("hex")
 
 /** The transcript of stored turns: each user input (turns 1..), each reply, oldest first. */
 export const transcriptOf = (turns: ReadonlyArray<TurnRow>) =>
@@ -100,9 +92,7 @@ export class RuntimeSessions extends Effect.Service<RuntimeSessions>()("parley/s
         // Editors test drafts: a visitor's session on a deployment is not theirs to talk in.
         deploymentId: null,
         input,
-        idempotencyKey: idempotencyKey ?? uuidv7(),
-        bodyHash: bodyHash(input),
-        traceId: yield* currentTraceId
+        idempotencyKey
       })
     })
 

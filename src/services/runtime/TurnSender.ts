@@ -13,11 +13,22 @@
  */
 import { EntityAddress, EntityId, MessageStorage, Sharding } from "@effect/cluster"
 import { Deferred, Effect, Exit, Option } from "effect"
+import { v7 as uuidv7 } from "uuid"
 import { RuntimeSession, turnMessageKey, type TurnPayload } from "../../actors/RuntimeSession.js"
 import { NotReady, type Overloaded } from "../../domain/HttpErrors.js"
 import type { RuntimeSessionId } from "../../domain/runtime/RuntimeSession.js"
+import { turnBodyHash } from "../../domain/runtime/Turn.js"
 import { Admission } from "../Admission.js"
+import { currentTraceId } from "./CurrentTrace.js"
 import { sendTurn, type TurnDelivered } from "./SendTurn.js"
+
+/**
+ * A turn as a caller sends it: who speaks, the input and the request's
+ * Idempotency-Key (none: one is made here, so the turn still runs once).
+ */
+export interface TurnRequest extends Pick<TurnPayload, "workspaceId" | "deploymentId" | "input"> {
+  readonly idempotencyKey: string | undefined
+}
 
 type Outcome = Effect.Effect.Success<TurnDelivered>
 type Refusal = Effect.Effect.Error<TurnDelivered> | Overloaded
@@ -72,7 +83,13 @@ export class TurnSender extends Effect.Service<TurnSender>()("parley/services/ru
 
     return {
       /** Sends the turn (or joins its delivery in progress) and waits for its answer. */
-      send: Effect.fn("TurnSender.send")(function*(sessionId: RuntimeSessionId, payload: TurnPayload) {
+      send: Effect.fn("TurnSender.send")(function*(sessionId: RuntimeSessionId, request: TurnRequest) {
+        const payload: TurnPayload = {
+          ...request,
+          idempotencyKey: request.idempotencyKey ?? uuidv7(),
+          bodyHash: turnBodyHash(request.input),
+          traceId: yield* currentTraceId
+        }
         return yield* Effect.flatMap(delivery(sessionId, payload), Deferred.await)
       }),
       /** How many deliveries are in progress on this node. */

@@ -21,12 +21,12 @@ import { open } from "../../../src/domain/runtime/engine/FlowEngine.js"
 import { compile } from "../../../src/domain/runtime/engine/FlowProgram.js"
 import { RuntimeSessionId } from "../../../src/domain/runtime/RuntimeSession.js"
 import type { TurnInput } from "../../../src/domain/runtime/Turn.js"
+import { turnBodyHash } from "../../../src/domain/runtime/Turn.js"
 import { RuntimeSessionRepo } from "../../../src/persistence/runtime/RuntimeSessionRepo.js"
 import { SqlLive } from "../../../src/persistence/Sql.js"
 import { Admission } from "../../../src/services/Admission.js"
 import { DeploymentPrograms } from "../../../src/services/runtime/DeploymentPrograms.js"
 import { DraftPrograms } from "../../../src/services/runtime/DraftPrograms.js"
-import { bodyHash } from "../../../src/services/runtime/RuntimeSessions.js"
 import { TurnSender } from "../../../src/services/runtime/TurnSender.js"
 import { echoFlow } from "../../support/Conversations.js"
 import { freshDatabase } from "../../support/TestDatabase.js"
@@ -144,7 +144,7 @@ const turnTo = (id: RuntimeSessionId, input: TurnInput, key: string, workspaceId
         deploymentId: null,
         input,
         idempotencyKey: key,
-        bodyHash: bodyHash(input),
+        bodyHash: turnBodyHash(input),
         traceId: "a".repeat(32)
       })
   )
@@ -269,7 +269,7 @@ describe("RuntimeSession", () => {
           deploymentId: null,
           input: { text: "hello" },
           idempotencyKey: "k1",
-          bodyHash: bodyHash({ text: "hello" }),
+          bodyHash: turnBodyHash({ text: "hello" }),
           traceId: "a".repeat(32)
         }
         const request = yield* Effect.fork(sender.send(id, payload))
@@ -313,7 +313,7 @@ describe("RuntimeSession", () => {
         // attempts counted.
         yield* sql`UPDATE runtime_sessions SET unsettled_activations = 2 WHERE id = ${id}`
         yield* sql`INSERT INTO runtime_turn_failures (session_id, idempotency_key, body_hash, attempts, reason)
-                   VALUES (${id}, 'k1', ${bodyHash({ text: "hello" })}, 2, 'node stopped')`
+                   VALUES (${id}, 'k1', ${turnBodyHash({ text: "hello" })}, 2, 'node stopped')`
         const refused = yield* turnTo(id, { text: "hello" }, "k1").pipe(Effect.provide(Runner), Effect.flip)
         expect(refused).toMatchObject({ _tag: "TurnFailed", attempts: 3 })
         expect(yield* storedTurns(id)).toEqual([])
