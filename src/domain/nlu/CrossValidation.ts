@@ -159,11 +159,17 @@ export const crossValidation = (
 export const automaticThreshold = (
   intents: ReadonlyArray<TrainingIntent>,
   options: IntentModelOptions = defaultIntentModelOptions
-): number => {
-  if (insufficientData(intents) !== undefined) return DEFAULT_THRESHOLD
+): number => crossValidated(intents, options)?.threshold.value ?? DEFAULT_THRESHOLD
+
+/** The intents' cross-validation run to its end at once, or undefined when there is too little to measure. */
+export const crossValidated = (
+  intents: ReadonlyArray<TrainingIntent>,
+  options: IntentModelOptions = defaultIntentModelOptions
+): CrossValidationResult | undefined => {
+  if (insufficientData(intents) !== undefined) return undefined
   const validation = crossValidation(intents, options)
   while (!validation.step(4096)) { /* keep going */ }
-  return validation.result().threshold.value
+  return validation.result()
 }
 
 const summarise = (

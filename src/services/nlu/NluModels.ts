@@ -17,15 +17,21 @@
  * `owner` names who holds the intents: `draft:<agentId>` for a draft,
  * anything stable for others (a deployment's id).
  *
- * A training is the model and the intents' automatic out-of-scope threshold
- * (their cross-validation, `automaticThreshold`, the value the NLU report
- * shows): both are ready together, so a classifier's threshold is always the
- * one chosen for the model that answers, and a turn never waits for a
- * cross-validation the model does not wait for. Cross-validating costs about
- * four trainings more, in the same background slices.
+ * A training is the model and the intents' cross-validation (the figures
+ * the NLU report shows, `NluReports`, and the automatic out-of-scope
+ * threshold they choose): both are ready together, so a classifier's
+ * threshold is always the one chosen for the model that answers, a turn never
+ * waits for a cross-validation the model does not wait for, and the report
+ * reads the same measurement instead of making its own. Cross-validating
+ * costs about four trainings more, in the same background slices.
  */
 import { Deferred, Effect, Option } from "effect"
-import { automaticThreshold, crossValidation, insufficientData } from "../../domain/nlu/CrossValidation.js"
+import {
+  crossValidated,
+  crossValidation,
+  type CrossValidationResult,
+  insufficientData
+} from "../../domain/nlu/CrossValidation.js"
 import { intentClassifier } from "../../domain/nlu/IntentClassifier.js"
 import { type IntentModel, intentTrainer, type TrainingIntent, trainIntentModel } from "../../domain/nlu/IntentModel.js"
 import { DEFAULT_THRESHOLD } from "../../domain/nlu/OutOfScopeThreshold.js"
@@ -48,16 +54,22 @@ export const trainsAtOnce = (intents: ReadonlyArray<TrainingIntent>): boolean =>
 /** The models kept, in bytes (a CLINC150-sized model holds about 55 MB). */
 export const CACHE_BYTES = 512 * 1024 * 1024
 
-/** A trained model and its intents' automatic threshold. */
+/** A trained model, its intents' cross-validation and the automatic threshold it chose. */
 export interface Trained {
   readonly model: IntentModel
+  /** Undefined when there is too little to measure (`insufficientData`). */
+  readonly validation: CrossValidationResult | undefined
   readonly threshold: number
 }
 
-const trainedAtOnce = (intents: ReadonlyArray<TrainingIntent>): Trained => ({
-  model: trainIntentModel(intents),
-  threshold: automaticThreshold(intents)
+const trainedOf = (model: IntentModel, validation: CrossValidationResult | undefined): Trained => ({
+  model,
+  validation,
+  threshold: validation?.threshold.value ?? DEFAULT_THRESHOLD
 })
+
+const trainedAtOnce = (intents: ReadonlyArray<TrainingIntent>): Trained =>
+  trainedOf(trainIntentModel(intents), crossValidated(intents))
 
 /** Trains the model, then cross-validates, a `budget` at a time (`step` says when both are done). */
 const trainingOf = (intents: ReadonlyArray<TrainingIntent>) => {
@@ -67,10 +79,7 @@ const trainingOf = (intents: ReadonlyArray<TrainingIntent>) => {
   return {
     step: (budget: number): boolean =>
       (trained ||= trainer.step(budget)) && (validation === undefined || validation.step(budget)),
-    result: (): Trained => ({
-      model: trainer.model(),
-      threshold: validation?.result().threshold.value ?? DEFAULT_THRESHOLD
-    })
+    result: (): Trained => trainedOf(trainer.model(), validation?.result())
   }
 }
 
@@ -207,7 +216,7 @@ export class NluModels extends Effect.Service<NluModels>()("parley/services/nlu/
       return (yield* Deferred.await(entry.ready)).model
     })
 
-    /** The model for exactly `intents` with their automatic threshold, waiting for both. */
+    /** The model for exactly `intents` with their cross-validation and threshold, waiting for all three. */
     const trained = Effect.fn("NluModels.trained")(function*(owner: string, intents: ReadonlyArray<TrainingIntent>) {
       const entry = yield* entryFor(owner, intents)
       return yield* Deferred.await(entry.ready)

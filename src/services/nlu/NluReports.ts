@@ -1,8 +1,9 @@
 /**
  * The NLU report of each Assistant's intents (the `nlu` part of a flow
  * analysis): k-fold cross-validation of the built-in model
- * (`CrossValidation`), computed in the background, one at a time, and cached
- * per Assistant and intents digest, so reading it never waits.
+ * (`CrossValidation`), the one `NluModels` makes with the draft's model (in
+ * its background training, one at a time), kept per Assistant and intents
+ * digest, so reading it never waits.
  *
  * `reportFor` answers `ready` when the figures are for the intents as they
  * stand, `stale` (the previous figures) or `computing` (none yet) while a
@@ -19,13 +20,13 @@ import { DateTime, Effect, FiberMap } from "effect"
 import type { AssistantId } from "../../domain/assistants/Assistant.js"
 import type { NluReport } from "../../domain/assistants/NluReport.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
-import { crossValidation, insufficientData } from "../../domain/nlu/CrossValidation.js"
+import { insufficientData } from "../../domain/nlu/CrossValidation.js"
 import type { TrainingIntent } from "../../domain/nlu/IntentModel.js"
 import { Revision } from "../../domain/Revision.js"
 import { Assistants } from "../assistants/Assistants.js"
 import { LruCache } from "../LruCache.js"
-import { runInSlices } from "./Background.js"
 import { intentsKey } from "./IntentsKey.js"
+import { draftOwner, NluModels } from "./NluModels.js"
 
 type Measured = Extract<NluReport, { status: "ready" | "stale" }>
 
@@ -45,15 +46,15 @@ const CAPACITY = 1000
 export class NluReports extends Effect.Service<NluReports>()("parley/services/nlu/NluReports", {
   scoped: Effect.gen(function*() {
     const assistants = yield* Assistants
+    const models = yield* NluModels
     const running = yield* FiberMap.make<string>()
-    const one = yield* Effect.makeSemaphore(1)
     const states = new LruCache<AgentState>(CAPACITY)
 
-    const measure = (state: AgentState, intents: ReadonlyArray<TrainingIntent>) =>
-      one.withPermits(1)(Effect.gen(function*() {
-        const validation = crossValidation(intents)
-        yield* runInSlices(validation.step)
-        const result = validation.result()
+    const measure = (state: AgentState, agentId: AssistantId, intents: ReadonlyArray<TrainingIntent>) =>
+      Effect.gen(function*() {
+        const { validation: result } = yield* models.trained(draftOwner(agentId), intents)
+        // Checked before measuring: with too little data the model makes no cross-validation.
+        if (result === undefined) return
         state.current = {
           status: "ready",
           intentsRevision: state.intentsRevision,
@@ -66,7 +67,7 @@ export class NluReports extends Effect.Service<NluReports>()("parley/services/nl
           confusions: result.confusions,
           threshold: result.threshold
         }
-      })).pipe(Effect.withSpan("NluReports.measure", { attributes: { intents: intents.length } }))
+      }).pipe(Effect.withSpan("NluReports.measure", { attributes: { intents: intents.length } }))
 
     const shown = (state: AgentState): NluReport =>
       state.current ?? (state.previous === undefined
@@ -102,7 +103,7 @@ export class NluReports extends Effect.Service<NluReports>()("parley/services/nl
         state.current = { status: "insufficient-data", intentsRevision: state.intentsRevision, message: lacking }
         yield* FiberMap.remove(running, agent)
       } else {
-        yield* FiberMap.run(running, agent, measure(state, training))
+        yield* FiberMap.run(running, agent, measure(state, agentId, training))
       }
       return shown(state)
     })
@@ -114,5 +115,6 @@ export class NluReports extends Effect.Service<NluReports>()("parley/services/nl
     })
 
     return { reportFor, reportOf } as const
-  })
+  }),
+  dependencies: [NluModels.Default]
 }) {}

@@ -5,6 +5,7 @@ import type { NluReport } from "../../../../src/domain/assistants/NluReport.js"
 import type { WorkspaceId } from "../../../../src/domain/identity/Ids.js"
 import type { TrainingIntent } from "../../../../src/domain/nlu/IntentModel.js"
 import { Assistants } from "../../../../src/services/assistants/Assistants.js"
+import { draftOwner, NluModels } from "../../../../src/services/nlu/NluModels.js"
 import { NluReports } from "../../../../src/services/nlu/NluReports.js"
 
 const workspaceId = "ws" as WorkspaceId
@@ -87,4 +88,29 @@ describe("NluReports", () => {
       if (renewed.status === "ready") expect(renewed.intents.map((figures) => figures.intent)).toContain("order")
       expect([stale, renewed].map(statusOf)).toEqual(["stale", "ready"])
     }).pipe(Effect.provide(NluReports.Default.pipe(Layer.provide(StubAssistants)))))
+
+  it.live("is the draft model's own measurement: one cross-validation serves the report and the threshold", () =>
+    Effect.gen(function*() {
+      const reports = yield* NluReports
+      const models = yield* NluModels
+      draft.revision = 5
+      draft.intents = second
+      const report = yield* readyReport(reports)
+      if (report.status !== "ready") return expect.fail(`the report is ${report.status}`)
+      // The same instance (its layer named twice by reference): the model is there, trained once.
+      expect(yield* models.isReady(second)).toBe(true)
+      const trained = yield* models.trained(draftOwner(agentId), second)
+      expect(trained.validation).toBeDefined()
+      const { confusions, folds, intents, macroF1, threshold } = trained.validation!
+      expect({ folds, macroF1, intents, confusions, threshold }).toEqual({
+        folds: report.folds,
+        macroF1: report.macroF1,
+        intents: report.intents,
+        confusions: report.confusions,
+        threshold: report.threshold
+      })
+      expect(trained.threshold).toBe(report.threshold.value)
+    }).pipe(
+      Effect.provide(NluReports.Default.pipe(Layer.provideMerge(NluModels.Default), Layer.provide(StubAssistants)))
+    ))
 })
