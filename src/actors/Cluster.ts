@@ -8,7 +8,8 @@
  * stalled) keeps its connections, and with them any advisory lock, for as
  * long as it is frozen, while a row it no longer renews lets the others take
  * its shards after the lock expiration; fencing makes its late writes, when it
- * wakes, change nothing. On the embedded database there is one node by
+ * wakes, change nothing; a node whose process is gone (its runner port
+ * refuses connections) loses them at once (`DeadRunners.ts`). On the embedded database there is one node by
  * construction, so it runs the cluster alone: persisted mailboxes in the
  * embedded database, runners in memory, no socket and no advisory locks
  * (which would share the single embedded backend with the application's own).
@@ -20,6 +21,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Duration, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { DatabaseUrl, RunnerAddressSettings, ShardTiming } from "../config/Settings.js"
 import { DatabaseInfo } from "../persistence/DatabaseInfo.js"
+import { DeadRunnersLive } from "./DeadRunners.js"
 
 /** The sharding configuration of this node, from Parley's settings (never the library's generic HOST/PORT). */
 export const shardingConfig = Effect.gen(function*() {
@@ -127,11 +129,12 @@ export const ClusterLive = Layer.unwrapEffect(
     const database = yield* DatabaseInfo
     const config = yield* shardingConfig
     const url = yield* DatabaseUrl
-    return database.kind === "server" && Option.isSome(url)
+    return database.kind === "server" && Option.isSome(url) && Option.isSome(config.runnerAddress)
       ? joinOneAtATime(
-        NodeClusterSocket.layer({ storage: "sql", shardingConfig: config }).pipe(
-          Layer.provide(clusterClient(url.value))
-        )
+        Layer.merge(
+          NodeClusterSocket.layer({ storage: "sql", shardingConfig: config }),
+          DeadRunnersLive(config.runnerAddress.value, config.shardLockRefreshInterval)
+        ).pipe(Layer.provide(clusterClient(url.value)))
       )
       : SingleRunner.layer({ shardingConfig: config, runnerStorage: "memory" })
   })
