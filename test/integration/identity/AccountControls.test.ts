@@ -3,50 +3,66 @@
  * access than the member who made them (lowered role, removal), and the
  * operator's commands (`parley users disable|enable`, `parley sessions
  * revoke`) act at once on a running node, from another process, and are
- * recorded in the audit log.
+ * recorded in the audit log. Every call goes through the typed client.
  */
-import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { type Context, Effect, Layer, Option } from "effect"
+import { type Context, Effect, Layer, Option, type Redacted, Schema } from "effect"
 import { AccountAdminServices } from "../../../src/cli/Accounts.js"
+import { UserId } from "../../../src/domain/identity/Ids.js"
+import { InvitationAccept, InvitationCreate } from "../../../src/domain/identity/Invitation.js"
+import { MemberRoleChange } from "../../../src/domain/identity/Membership.js"
+import { ForgotPasswordRequest } from "../../../src/domain/identity/PasswordReset.js"
 import { DevOutbox } from "../../../src/providers/DevMailer.js"
 import { AccountAdmin } from "../../../src/services/identity/AccountAdmin.js"
-import { as, logIn, mailedToken, PASSWORD, post, signUp, type TestAccount } from "../../support/Accounts.js"
-import { exchange } from "../../support/Http.js"
+import { mailedToken, PASSWORD, signUp, type TestAccount } from "../../support/Accounts.js"
+import {
+  auditQuery,
+  clientWith,
+  enableMfa,
+  logInTyped,
+  resetPayload,
+  signInTyped,
+  tokenPayload
+} from "../../support/IdentityCalls.js"
+import { clientOf } from "../../support/Members.js"
 import { runParley } from "../../support/ParleyProcess.js"
 import { freshDatabase } from "../../support/TestDatabase.js"
 import { testServer } from "../../support/TestServer.js"
-import { codeAt, settledNow } from "../../support/TotpCodes.js"
+import { failureOf, typedCaller } from "../../support/TypedCaller.js"
 
-const get = (url: string, token: string) => exchange(as(HttpClientRequest.get(url), { token }))
-const send = (method: "PATCH" | "DELETE", url: string, token: string, body?: unknown) =>
-  exchange(as(
-    body === undefined
-      ? HttpClientRequest.make(method)(url)
-      : HttpClientRequest.make(method)(url).pipe(HttpClientRequest.bodyUnsafeJson(body)),
-    { token }
-  ))
+type Token = string | Redacted.Redacted<string>
 
 /** Invite an account into the owner's workspace with a role, and accept. */
 const join = (owner: TestAccount, role: string) =>
   Effect.gen(function*() {
     const member = yield* signUp()
-    yield* post("/v1/workspaces/invitations", { email: member.email, role }, { token: owner.token })
+    yield* (yield* clientOf(owner)).invitations.create({
+      payload: Schema.decodeUnknownSync(InvitationCreate)({ email: member.email, role })
+    })
     const token = yield* mailedToken(member.email, "invitation")
-    const accepted = yield* post("/v1/workspaces/invitations/accept", { token }, { token: member.token })
-    expect(accepted.status).toBe(200)
+    yield* (yield* clientOf(member)).invitations.accept({
+      payload: Schema.decodeUnknownSync(InvitationAccept)({ token })
+    })
     return member
   })
 
 /** A member's API token in the owner's workspace. */
 const tokenOf = (member: TestAccount, workspaceId: string, name: string, role: string) =>
-  Effect.map(
-    post("/v1/api-tokens", { name, role }, { token: member.token, workspaceId }),
-    (created) => {
-      expect(created.status, created.text).toBe(201)
-      return created.json.token as string
-    }
+  Effect.flatMap(
+    clientOf(member, workspaceId),
+    (client) => client.apiTokens.create({ payload: tokenPayload(name, role) })
   )
+    .pipe(Effect.map((created) => created.token))
+
+/** The workspace's members, read with a bare token (a user's access token or an API token). */
+const membersWith = (token: Token, address: string) =>
+  Effect.flatMap(clientWith(token, address), (client) => client.members.list({ urlParams: {} }))
+
+/** The signed-in user of a bare token. */
+const meWith = (token: Token, address: string) =>
+  Effect.flatMap(clientWith(token, address), (client) => client.account.me())
+
+const forgetting = (email: string) => ({ payload: Schema.decodeUnknownSync(ForgotPasswordRequest)({ email }) })
 
 layer(testServer(), { excludeTestServices: true })("account controls", (it) => {
   it.effect("a member's API tokens never keep more than the member: lowered role, then removal", () =>
@@ -56,29 +72,36 @@ layer(testServer(), { excludeTestServices: true })("account controls", (it) => {
       const developerToken = yield* tokenOf(member, owner.workspaceId, "deploys", "developer")
       const viewerToken = yield* tokenOf(member, owner.workspaceId, "reports", "viewer")
       const ownersToken = yield* tokenOf(owner, owner.workspaceId, "owner-bot", "developer")
-      expect((yield* get("/v1/workspaces/members", developerToken)).status).toBe(200)
+      expect((yield* membersWith(developerToken, owner.address)).total).toBe(2)
 
-      const lowered = yield* send("PATCH", `/v1/workspaces/members/${member.userId}`, owner.token, { role: "editor" })
-      expect(lowered.status, lowered.text).toBe(200)
-      expect((yield* get("/v1/workspaces/members", developerToken)).status).toBe(401)
-      expect((yield* get("/v1/workspaces/members", viewerToken)).status).toBe(200)
+      const client = yield* clientOf(owner)
+      const path = { user_id: Schema.decodeUnknownSync(UserId)(member.userId) }
+      const lowered = yield* client.members.changeRole({
+        path,
+        payload: Schema.decodeUnknownSync(MemberRoleChange)({ role: "editor" })
+      })
+      expect(lowered.role).toBe("editor")
+      expect((yield* failureOf(membersWith(developerToken, owner.address)))._tag).toBe("Unauthenticated")
+      expect((yield* membersWith(viewerToken, owner.address)).total).toBe(2)
 
-      const removed = yield* send("DELETE", `/v1/workspaces/members/${member.userId}`, owner.token)
-      expect(removed.status, removed.text).toBe(204)
-      expect((yield* get("/v1/workspaces/members", viewerToken)).status).toBe(401)
-      expect((yield* get("/v1/workspaces/members", ownersToken)).status).toBe(200)
+      yield* client.members.remove({ path })
+      expect((yield* failureOf(membersWith(viewerToken, owner.address)))._tag).toBe("Unauthenticated")
+      expect((yield* membersWith(ownersToken, owner.address)).total).toBe(1)
 
-      const audit = yield* get("/v1/audit?resourceType=api-token&action=api-token.revoked", owner.token)
-      expect(audit.json.items.map((record: { summary: { after: { reason: string } } }) => record.summary.after.reason))
+      const audit = yield* client.audit.list({
+        urlParams: auditQuery({ resourceType: "api-token", action: "api-token.revoked" })
+      })
+      expect(audit.items.map((record) => record.summary.after?.reason))
         .toEqual(["creator-removed", "creator-role-lowered"])
     }))
 
   it.effect("a disabled account cannot sign in, loses its sessions, links and tokens; enabled, it signs in again", () =>
     Effect.gen(function*() {
       const account = yield* signUp()
-      const other = yield* logIn(account)
+      const anonymous = yield* typedCaller({ address: account.address })
+      const other = yield* signInTyped(account)
       const apiToken = yield* tokenOf(account, account.workspaceId, "ci", "viewer")
-      yield* post("/v1/auth/forgot-password", { email: account.email }, { address: account.address })
+      yield* anonymous.auth.forgotPassword(forgetting(account.email))
       yield* Effect.sleep("100 millis")
       const resetLink = yield* mailedToken(account.email, "password-reset")
 
@@ -88,61 +111,45 @@ layer(testServer(), { excludeTestServices: true })("account controls", (it) => {
         sessionsEnded: 2,
         tokensRevoked: 1
       })
-      for (const token of [account.token, other.json.accessToken as string, apiToken]) {
-        expect((yield* get("/v1/auth/me", token)).status).toBe(401)
+      for (const token of [account.token, other.signedIn.accessToken, apiToken]) {
+        expect((yield* failureOf(meWith(token, account.address)))._tag).toBe("Unauthenticated")
       }
-      const login = (password: string) =>
-        post("/v1/auth/login", { email: account.email, password }, { address: account.address })
-      expect((yield* login(PASSWORD)).json._tag).toBe("AccountDisabled")
-      expect((yield* login("not the password at all")).json._tag).toBe("InvalidCredentials")
-      expect(
-        (yield* post("/v1/auth/reset-password", { token: resetLink, password: "a new passphrase here" })).json._tag
+      expect((yield* failureOf(logInTyped(account, PASSWORD)))._tag).toBe("AccountDisabled")
+      expect((yield* failureOf(logInTyped(account, "not the password at all")))._tag).toBe("InvalidCredentials")
+      const reset = yield* failureOf(
+        anonymous.auth.resetPassword({ payload: resetPayload(resetLink, "a new passphrase here") })
       )
-        .toBe("InvalidToken")
+      expect(reset._tag).toBe("InvalidToken")
       const outbox = yield* DevOutbox
       const before = (yield* outbox.messages).length
-      expect((yield* post("/v1/auth/forgot-password", { email: account.email }, { address: account.address })).status)
-        .toBe(202)
+      yield* anonymous.auth.forgotPassword(forgetting(account.email))
       yield* Effect.sleep("100 millis")
       expect((yield* outbox.messages).length).toBe(before)
 
       const notice = yield* outbox.latest(account.email, "security-notice")
       expect(Option.getOrThrow(notice).subject).toBe("Your Parley account was disabled")
       expect(yield* admin.enable(account.email)).toMatchObject({ wasDisabled: true })
-      const again = yield* login(PASSWORD)
-      expect(again.json._tag).toBe("SignedIn")
-      expect((yield* get("/v1/auth/me", apiToken)).status).toBe(401)
+      const again = yield* signInTyped(account)
+      expect(again.signedIn._tag).toBe("SignedIn")
+      expect((yield* failureOf(meWith(apiToken, account.address)))._tag).toBe("Unauthenticated")
 
-      const audit = yield* get("/v1/audit?action=account.*", again.json.accessToken)
-      expect(audit.json.items.map((record: { action: string; actor: { kind: string } }) => [
-        record.action,
-        record.actor.kind
-      ])).toEqual([["account.enabled", "system"], ["account.disabled", "system"]])
+      const audit = yield* again.client.audit.list({ urlParams: auditQuery({ action: "account.*" }) })
+      expect(audit.items.map((record) => [record.action, record.actor.kind]))
+        .toEqual([["account.enabled", "system"], ["account.disabled", "system"]])
       expect(yield* Effect.flip(admin.disable("nobody@example.com"))).toMatchObject({ _tag: "AccountNotFound" })
     }).pipe(Effect.provide(AccountAdminServices)))
 
   it.effect("the operator resets the MFA of a user who lost every second factor; the user is told", () =>
     Effect.gen(function*() {
       const account = yield* signUp()
-      const enrol = yield* post("/v1/auth/mfa/enroll", { password: PASSWORD }, { token: account.token })
-      const verified = yield* post(
-        "/v1/auth/mfa/verify",
-        { code: yield* codeAt(enrol.json.secret, yield* settledNow) },
-        {
-          token: account.token
-        }
-      )
-      expect(verified.status, verified.text).toBe(200)
-      const login = () =>
-        post("/v1/auth/login", { email: account.email, password: PASSWORD }, { address: account.address })
-      expect((yield* login()).json._tag).toBe("MfaRequired")
+      yield* enableMfa(account)
+      expect((yield* logInTyped(account))._tag).toBe("MfaRequired")
 
       const admin = yield* AccountAdmin
       expect(yield* admin.resetMfa(account.email)).toMatchObject({ wasEnabled: true, sessionsEnded: 1 })
-      expect((yield* get("/v1/auth/me", account.token)).status).toBe(401)
-      const again = yield* login()
-      expect(again.json._tag).toBe("SignedIn")
-      expect(again.json.user.mfaEnabled).toBe(false)
+      expect((yield* failureOf((yield* clientOf(account)).account.me()))._tag).toBe("Unauthenticated")
+      const again = yield* logInTyped(account)
+      expect(again).toMatchObject({ _tag: "SignedIn", user: { mfaEnabled: false } })
       const notice = yield* Effect.flatMap(DevOutbox, (outbox) => outbox.latest(account.email, "security-notice"))
       expect(Option.getOrThrow(notice).subject).toBe("Two-factor authentication was reset on your Parley account")
       expect(yield* admin.resetMfa(account.email)).toMatchObject({ wasEnabled: false })
@@ -159,30 +166,31 @@ describe("the operator's commands", () => {
         const onNode = <X, E, R>(effect: Effect.Effect<X, E, R>) => Effect.provide(effect, node as Context.Context<R>)
         const parley = (...args: Array<string>) =>
           Effect.promise(() => runParley(args, { DATABASE_URL: url, PARLEY_LOG_LEVEL: "Warning" }))
+        const me = (account: TestAccount) => Effect.flatMap(clientOf(account), (client) => client.account.me())
 
         const ada = yield* onNode(signUp())
         const bob = yield* onNode(signUp())
         // The node has both sessions cached once it served them.
-        expect((yield* onNode(get("/v1/auth/me", ada.token))).status).toBe(200)
-        expect((yield* onNode(get("/v1/auth/me", bob.token))).status).toBe(200)
+        expect((yield* onNode(me(ada))).user.id).toBe(ada.userId)
+        expect((yield* onNode(me(bob))).user.id).toBe(bob.userId)
 
         const revoked = yield* parley("sessions", "revoke", ada.email)
         expect(revoked.code, revoked.output).toBe(0)
         expect(JSON.parse(revoked.output)).toEqual({ revoked: 1 })
-        expect((yield* onNode(get("/v1/auth/me", ada.token))).status).toBe(401)
-        expect((yield* onNode(get("/v1/auth/me", bob.token))).status).toBe(200)
+        expect((yield* onNode(failureOf(me(ada))))._tag).toBe("Unauthenticated")
+        expect((yield* onNode(me(bob))).user.id).toBe(bob.userId)
 
         const disabled = yield* parley("users", "disable", bob.email)
         expect(disabled.code, disabled.output).toBe(0)
         expect(JSON.parse(disabled.output)).toMatchObject({ sessionsEnded: 1, tokensRevoked: 0 })
-        expect((yield* onNode(get("/v1/auth/me", bob.token))).status).toBe(401)
-        const refused = yield* onNode(post("/v1/auth/login", { email: bob.email, password: PASSWORD }))
-        expect(refused.json._tag).toBe("AccountDisabled")
+        expect((yield* onNode(failureOf(me(bob))))._tag).toBe("Unauthenticated")
+        const refused = yield* onNode(failureOf(logInTyped(bob)))
+        expect(refused._tag).toBe("AccountDisabled")
 
-        const adaAgain = yield* onNode(logIn(ada))
+        const adaAgain = yield* onNode(signInTyped(ada))
         const everyone = yield* parley("sessions", "revoke", "--all")
         expect(everyone.code, everyone.output).toBe(0)
-        expect((yield* onNode(get("/v1/auth/me", adaAgain.json.accessToken))).status).toBe(401)
+        expect((yield* onNode(failureOf(adaAgain.client.account.me())))._tag).toBe("Unauthenticated")
 
         const unknown = yield* parley("users", "disable", "nobody@example.com")
         expect(unknown.code).toBe(1)
