@@ -5,18 +5,28 @@
  * deployed yet, so that rate is 0 here), outcomes, top intents,
  * drop-off nodes, and the daily series with its empty days, for one
  * deployment or all of them; editors' draft sessions and other Assistants
- * never count; the window; bad parameters; who may read it.
+ * never count; the window; bad parameters; who may read it. Through the
+ * typed client, raw only for the queries it would not send.
  */
 import { HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Crypto from "node:crypto"
-import { as, post, signUp, type TestAccount } from "../../support/Accounts.js"
-import { assistantWith, deployed, type Page, startPublic, turnPublic } from "../../support/Deployments.js"
+import { AssistantId } from "../../../src/domain/assistants/Assistant.js"
+import type { AssistantAnalyticsParams } from "../../../src/domain/deployments/AssistantAnalytics.js"
+import { as, signUp, type TestAccount } from "../../support/Accounts.js"
+import {
+  assistantWithTyped,
+  deployedTyped,
+  type Page,
+  publicClientOf,
+  turnPublicTyped
+} from "../../support/Deployments.js"
 import { exchange } from "../../support/Http.js"
-import { join } from "../../support/Members.js"
+import { clientOf, join } from "../../support/Members.js"
 import { testServer } from "../../support/TestServer.js"
+import { failureOf } from "../../support/TypedCaller.js"
 
 const at = (x: number) => ({ x, y: 0 })
 
@@ -70,21 +80,31 @@ const intents = [
   { name: "human", utterances: ["talk to a human", "speak to a person", "a real agent please"] }
 ]
 
-const report = (caller: TestAccount, agentId: string, query = "") =>
+/** The report through the typed client (in `workspaceId` when given); it always sends `days`, 30 unless given. */
+const report = (
+  caller: TestAccount,
+  agentId: AssistantId,
+  urlParams: Partial<typeof AssistantAnalyticsParams.Type> = {},
+  workspaceId?: string
+) =>
+  Effect.flatMap(
+    clientOf(caller, workspaceId),
+    (client) =>
+      client.assistantAnalytics.getAnalytics({ path: { agent_id: agentId }, urlParams: { days: 30, ...urlParams } })
+  )
+
+/** The report asked with a raw query. */
+const reportRaw = (caller: TestAccount, agentId: string, query: string) =>
   exchange(as(HttpClientRequest.get(`/v1/agents/${agentId}/analytics${query}`), caller))
 
 let keys = 0
-/** A public conversation: a session, then each input as a turn; the session's id. */
+/** A public conversation through the typed client: a session, then each input as a turn; the session's id. */
 const converse = (page: Page, inputs: ReadonlyArray<unknown>) =>
   Effect.gen(function*() {
-    const opening = yield* startPublic(page)
-    expect(opening.status).toBe(201)
-    const sessionId = opening.json.sessionId as string
-    for (const input of inputs) {
-      const res = yield* turnPublic(page, sessionId, input, `k${++keys}`)
-      expect(res.status, JSON.stringify(res.json)).toBe(200)
-    }
-    return sessionId
+    const client = yield* publicClientOf(page)
+    const opening = yield* client.publicRuntime.startSession({ payload: {} })
+    for (const input of inputs) yield* turnPublicTyped(client, opening.sessionId, input, `k${++keys}`)
+    return opening.sessionId
   })
 
 const today = () => new Date().toISOString().slice(0, 10)
@@ -94,9 +114,9 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("assistant 
   it.effect("figures come from the deployed conversations the runtime stored", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
-      const agentId = yield* assistantWith(owner, shopFlow, { intents })
-      const a = yield* deployed(owner, agentId)
-      const b = yield* deployed(owner, agentId)
+      const agentId = yield* assistantWithTyped(owner, shopFlow, { intents })
+      const a = yield* deployedTyped(owner, agentId)
+      const b = yield* deployedTyped(owner, agentId)
       const pageA: Page = { token: a.token }
       const pageB: Page = { token: b.token }
 
@@ -108,19 +128,14 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("assistant 
       yield* converse(pageA, []) // left at the router
       yield* converse(pageB, [{ payload: "hours" }]) // informed, on the other deployment
       // Neither editors' test sessions nor another Assistant's deployments count.
-      const draft = yield* post("/v1/runtime/sessions", { agentId }, owner)
-      yield* exchange(as(
-        HttpClientRequest.post(`/v1/runtime/sessions/${draft.json.sessionId}/turns`).pipe(
-          HttpClientRequest.bodyUnsafeJson({ payload: "order" })
-        ),
-        owner
-      ))
-      const otherAgent = yield* assistantWith(owner, shopFlow, { intents, name: "Other" })
-      yield* converse({ token: (yield* deployed(owner, otherAgent)).token }, [{ payload: "human" }])
+      const client = yield* clientOf(owner)
+      const draft = yield* client.runtime.startSession({ payload: { agentId } })
+      yield* client.runtime.sendTurn({ path: { id: draft.sessionId }, headers: {}, payload: { payload: "order" } })
+      const otherAgent = yield* assistantWithTyped(owner, shopFlow, { intents, name: "Other" })
+      yield* converse({ token: (yield* deployedTyped(owner, otherAgent)).token }, [{ payload: "human" }])
 
-      const onA = yield* report(owner, agentId, `?days=7&deploymentId=${a.id}`)
-      expect(onA.status).toBe(200)
-      expect(onA.json).toMatchObject({
+      const onA = yield* report(owner, agentId, { days: 7, deploymentId: a.id })
+      expect(onA).toMatchObject({
         agentId,
         days: 7,
         from: daysAgo(6),
@@ -134,11 +149,9 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("assistant 
         topIntents: [{ intent: "order", count: 3 }, { intent: "hours", count: 1 }, { intent: "human", count: 1 }],
         dropOffNodes: [{ nodeId: "ask_size", count: 1 }, { nodeId: "router", count: 1 }]
       })
-      expect(onA.json.daily).toHaveLength(7)
-      expect(onA.json.daily.map((day: { day: string }) => day.day)).toEqual(
-        Array.from({ length: 7 }, (_, index) => daysAgo(6 - index))
-      )
-      expect(onA.json.daily[6]).toEqual({
+      expect(onA.daily).toHaveLength(7)
+      expect(onA.daily.map((day) => day.day)).toEqual(Array.from({ length: 7 }, (_, index) => daysAgo(6 - index)))
+      expect(onA.daily[6]).toEqual({
         day: today(),
         sessions: 6,
         turns: 9,
@@ -146,27 +159,28 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("assistant 
         handedOff: 0,
         fallbacks: 2
       })
-      for (const day of onA.json.daily.slice(0, 6)) {
+      for (const day of onA.daily.slice(0, 6)) {
         expect(day).toEqual({ day: day.day, sessions: 0, turns: 0, completed: 0, handedOff: 0, fallbacks: 0 })
       }
 
-      const all = yield* report(owner, agentId)
-      expect(all.json).toMatchObject({ days: 30, sessions: 7, turns: 10, completionRate: 0.7143 })
-      expect(all.json.topIntents).toEqual([
+      // Raw: a query without days, which the typed client always sends (its schema fills the default).
+      const all = (yield* reportRaw(owner, agentId, "")).json
+      expect(all).toMatchObject({ days: 30, sessions: 7, turns: 10, completionRate: 0.7143 })
+      expect(all.topIntents).toEqual([
         { intent: "order", count: 3 },
         { intent: "hours", count: 2 },
         { intent: "human", count: 1 }
       ])
-      expect(all.json.daily).toHaveLength(30)
+      expect(all.daily).toHaveLength(30)
 
       // A session that started before the window is not in it.
       const old = yield* converse(pageA, [{ payload: "order" }, { text: "small" }])
       const sql = yield* SqlClient.SqlClient
       yield* sql`UPDATE runtime_sessions SET created_at = now() - interval '10 days' WHERE id = ${old}`
-      expect((yield* report(owner, agentId, `?days=7&deploymentId=${a.id}`)).json.sessions).toBe(6)
-      const month = yield* report(owner, agentId, `?days=30&deploymentId=${a.id}`)
-      expect(month.json.sessions).toBe(7)
-      expect(month.json.daily.find((day: { day: string }) => day.day === daysAgo(10))).toMatchObject({
+      expect((yield* report(owner, agentId, { days: 7, deploymentId: a.id })).sessions).toBe(6)
+      const month = yield* report(owner, agentId, { days: 30, deploymentId: a.id })
+      expect(month.sessions).toBe(7)
+      expect(month.daily.find((day) => day.day === daysAgo(10))).toMatchObject({
         sessions: 1,
         turns: 2,
         completed: 1
@@ -176,10 +190,9 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("assistant 
   it.effect("an Assistant without conversations reports zeros, and every day", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
-      const agentId = yield* assistantWith(owner, shopFlow, { intents })
-      const empty = yield* report(owner, agentId, "?days=1")
-      expect(empty.status).toBe(200)
-      expect(empty.json).toEqual({
+      const agentId = yield* assistantWithTyped(owner, shopFlow, { intents })
+      const empty = yield* report(owner, agentId, { days: 1 })
+      expect(empty).toEqual({
         agentId,
         days: 1,
         from: today(),
@@ -194,28 +207,27 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("assistant 
         dropOffNodes: [],
         daily: [{ day: today(), sessions: 0, turns: 0, completed: 0, handedOff: 0, fallbacks: 0 }]
       })
-      expect((yield* report(owner, agentId, "?days=365")).json.daily).toHaveLength(365)
+      expect((yield* report(owner, agentId, { days: 365 })).daily).toHaveLength(365)
     }))
 
   it.effect("bad parameters are 400s; unknown Assistants and deployments 404s; viewers read, strangers do not", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
-      const agentId = yield* assistantWith(owner, shopFlow, { intents })
+      const agentId = yield* assistantWithTyped(owner, shopFlow, { intents })
+      // Raw: queries the typed client refuses to send; the exact status of the decode error.
       for (const query of ["?days=0", "?days=366", "?days=abc", "?days=1.5", "?deploymentId=nope"]) {
-        expect((yield* report(owner, agentId, query)).status, query).toBe(400)
+        expect((yield* reportRaw(owner, agentId, query)).status, query).toBe(400)
       }
-      const missing = yield* report(owner, Crypto.randomUUID())
-      expect(missing.status).toBe(404)
-      expect(missing.json._tag).toBe("AssistantNotFound")
-      const otherAgent = yield* assistantWith(owner, shopFlow, { intents, name: "Other" })
-      const elsewhere = yield* deployed(owner, otherAgent)
-      const wrong = yield* report(owner, agentId, `?deploymentId=${elsewhere.id}`)
-      expect(wrong.status).toBe(404)
-      expect(wrong.json._tag).toBe("DeploymentNotFound")
+      const missing = yield* failureOf(report(owner, AssistantId.make(Crypto.randomUUID())))
+      expect(missing._tag).toBe("AssistantNotFound")
+      const otherAgent = yield* assistantWithTyped(owner, shopFlow, { intents, name: "Other" })
+      const elsewhere = yield* deployedTyped(owner, otherAgent)
+      const wrong = yield* failureOf(report(owner, agentId, { deploymentId: elsewhere.id }))
+      expect(wrong._tag).toBe("DeploymentNotFound")
 
       const viewer = yield* join(owner, "viewer")
-      expect((yield* report({ ...viewer, workspaceId: owner.workspaceId }, agentId)).status).toBe(200)
+      expect((yield* report(viewer, agentId, {}, owner.workspaceId)).agentId).toBe(agentId)
       const stranger = yield* signUp()
-      expect((yield* report(stranger, agentId)).status).toBe(404)
+      expect((yield* failureOf(report(stranger, agentId)))._tag).toBe("AssistantNotFound")
     }))
 })

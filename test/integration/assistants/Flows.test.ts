@@ -1,15 +1,17 @@
 /**
- * An Assistant's draft flow over real HTTP and the real database: read and
- * replace, with the draft's revision (If-Match or the body, stale is a 409,
- * two writers from one revision never both win), the structural checks, the
- * round trip of what was written, workspace isolation, capabilities, the
- * audit trail.
+ * An Assistant's draft flow through the typed client, on the real server and
+ * database: read and replace, with the draft's revision (If-Match or the
+ * body, stale is a 409, two writers from one revision never both win), the
+ * structural checks, the round trip of what was written, workspace isolation,
+ * capabilities, the audit trail. Raw requests stay for the wire checks and
+ * the bodies the typed client would not send.
  */
 import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Schema } from "effect"
-import { AssistantCreate } from "../../../src/domain/assistants/Assistant.js"
-import { FlowReplace } from "../../../src/domain/assistants/Flow.js"
+import { Effect, Either, Schema } from "effect"
+import { AssistantCreate, type AssistantId } from "../../../src/domain/assistants/Assistant.js"
+import { Flow, FlowReplace } from "../../../src/domain/assistants/Flow.js"
+import { Revision } from "../../../src/domain/Revision.js"
 import { as, signUp, type TestAccount } from "../../support/Accounts.js"
 import { exchange } from "../../support/Http.js"
 import { clientOf, join } from "../../support/Members.js"
@@ -93,11 +95,24 @@ const put = (account: TestAccount, agentId: string, body: unknown, headers: Reco
     account
   ))
 
-const getFlow = (account: TestAccount, agentId: string, workspaceId?: string) =>
-  exchange(as(HttpClientRequest.get(flowUrl(agentId)), {
-    ...account,
-    ...(workspaceId === undefined ? {} : { workspaceId })
-  }))
+const getFlow = (account: TestAccount, agentId: string) =>
+  exchange(as(HttpClientRequest.get(flowUrl(agentId)), account))
+
+/** `GET /flow` through the typed client (in `workspaceId` when given). */
+const readFlow = (account: TestAccount, agentId: AssistantId, workspaceId?: string) =>
+  Effect.flatMap(clientOf(account, workspaceId), (client) => client.flows.getFlow({ path: { agent_id: agentId } }))
+
+/** `PUT /flow` through the typed client: `graph` decoded with `FlowReplace`, based on `ifMatch` when given. */
+const replace = (account: TestAccount, agentId: AssistantId, graph: unknown, ifMatch?: number) =>
+  Effect.flatMap(clientOf(account), (client) =>
+    client.flows.replaceFlow({
+      path: { agent_id: agentId },
+      headers: ifMatch === undefined ? {} : { "if-match": Revision.make(ifMatch) },
+      payload: Schema.decodeUnknownSync(FlowReplace)(graph)
+    }))
+
+/** A node's data, whatever its type. */
+const dataOf = (node: { readonly data: object } | undefined) => node?.data as Record<string, unknown>
 
 /** A new Assistant of the account's workspace; its id. */
 const newAssistant = (account: TestAccount, name = "Flows") =>
@@ -112,24 +127,27 @@ layer(testServer(), { excludeTestServices: true })("flows", (it) => {
     Effect.gen(function*() {
       const owner = yield* signUp()
       const agentId = yield* newAssistant(owner)
-      const empty = yield* getFlow(owner, agentId)
-      expect(empty.status).toBe(200)
-      expect(empty.json).toMatchObject({ agentId, nodes: [], edges: [], subflows: [], revision: 1 })
-      expect(empty.json.workspaceId).toBeUndefined()
+      const empty = yield* readFlow(owner, agentId)
+      expect(empty).toMatchObject({ agentId, nodes: [], edges: [], subflows: [], revision: 1 })
+      // Raw, a wire check: the body as served has no workspaceId (the typed client would decode it away).
+      const served = yield* getFlow(owner, agentId)
+      expect(served.status).toBe(200)
+      expect(served.json.workspaceId).toBeUndefined()
 
+      // Raw: a graph without the defaults, which the typed client's schema would fill before sending.
       const written = yield* put(owner, agentId, supportGraph)
       expect(written.status).toBe(200)
       expect(written.json).toMatchObject({ agentId, revision: 2, ...withDefaults })
-      const read = yield* getFlow(owner, agentId)
-      expect(read.json).toEqual(written.json)
-      expect(read.json.nodes[3].data.slotVariables).toEqual({ order_id: "the_order_id" })
-      expect(read.json.nodes[4].data.value).toEqual({
+      const read = yield* readFlow(owner, agentId)
+      expect(read).toEqual(Schema.decodeUnknownSync(Flow.json)(written.json))
+      expect(dataOf(read.nodes[3]).slotVariables).toEqual({ order_id: "the_order_id" })
+      expect(dataOf(read.nodes[4]).value).toEqual({
         priority_level: 2,
         tags: ["vip"],
         nested_key: { snake_case: true }
       })
 
-      // Through the typed client too; sub-flows may be left out (none).
+      // Through the typed client too.
       const client = yield* clientOf(owner)
       const payload = Schema.decodeUnknownSync(FlowReplace)({ nodes: supportGraph.nodes.slice(0, 2), edges: [] })
       const replaced = yield* client.flows.replaceFlow({
@@ -143,6 +161,7 @@ layer(testServer(), { excludeTestServices: true })("flows", (it) => {
       expect(replaced.revision).toBe(3)
       expect(replaced.nodes).toHaveLength(2)
       expect(yield* client.flows.getFlow({ path: { agent_id: agentId } })).toEqual(replaced)
+      // Raw: sub-flows may be left out (none), which the typed client's schema would fill before sending.
       const bare = yield* put(owner, agentId, { nodes: [], edges: [] })
       expect(bare.json).toMatchObject({ nodes: [], edges: [], subflows: [], revision: 4 })
       expect((yield* client.assistants.get({ path: { agent_id: agentId } })).revision).toBe(4)
@@ -153,24 +172,23 @@ layer(testServer(), { excludeTestServices: true })("flows", (it) => {
       const owner = yield* signUp()
       const agentId = yield* newAssistant(owner)
       const graph = { nodes: [supportGraph.nodes[0]], edges: [] }
-      expect((yield* put(owner, agentId, graph, { "if-match": "1" })).json.revision).toBe(2)
-      expect((yield* put(owner, agentId, { ...graph, revision: 2 })).json.revision).toBe(3)
-      expect((yield* put(owner, agentId, { ...graph, revision: 3 }, { "if-match": "3" })).json.revision).toBe(4)
+      expect((yield* replace(owner, agentId, graph, 1)).revision).toBe(2)
+      expect((yield* replace(owner, agentId, { ...graph, revision: 2 })).revision).toBe(3)
+      expect((yield* replace(owner, agentId, { ...graph, revision: 3 }, 3)).revision).toBe(4)
 
-      const stale = yield* put(owner, agentId, graph, { "if-match": "2" })
-      expect(stale.status).toBe(409)
-      expect(stale.json).toMatchObject({ _tag: "RevisionConflict", expected: 2, actual: 4 })
-      const staleBody = yield* put(owner, agentId, { ...graph, revision: 1 })
-      expect(staleBody.json).toMatchObject({ _tag: "RevisionConflict", expected: 1, actual: 4 })
-      const ahead = yield* put(owner, agentId, graph, { "if-match": "9" })
-      expect(ahead.json).toMatchObject({ _tag: "RevisionConflict", expected: 9, actual: 4 })
+      const stale = yield* failureOf(replace(owner, agentId, graph, 2))
+      expect(stale).toMatchObject({ _tag: "RevisionConflict", expected: 2, actual: 4 })
+      const staleBody = yield* failureOf(replace(owner, agentId, { ...graph, revision: 1 }))
+      expect(staleBody).toMatchObject({ _tag: "RevisionConflict", expected: 1, actual: 4 })
+      const ahead = yield* failureOf(replace(owner, agentId, graph, 9))
+      expect(ahead).toMatchObject({ _tag: "RevisionConflict", expected: 9, actual: 4 })
 
-      const disagree = yield* put(owner, agentId, { ...graph, revision: 4 }, { "if-match": "3" })
-      expect(disagree.status).toBe(400)
-      expect(disagree.json).toMatchObject({ _tag: "ValidationFailed", fields: ["revision"] })
+      const disagree = yield* failureOf(replace(owner, agentId, { ...graph, revision: 4 }, 3))
+      expect(disagree).toMatchObject({ _tag: "ValidationFailed", fields: ["revision"] })
+      // Raw: an If-Match the typed client refuses to send; the exact status of the decode error.
       const notANumber = yield* put(owner, agentId, graph, { "if-match": "\"4\"" })
       expect(notANumber.status).toBe(400)
-      expect((yield* getFlow(owner, agentId)).json.revision).toBe(4)
+      expect((yield* readFlow(owner, agentId)).revision).toBe(4)
 
       // Intent writes move the same revision: a flow read before them is stale after.
       const client = yield* clientOf(owner)
@@ -178,8 +196,8 @@ layer(testServer(), { excludeTestServices: true })("flows", (it) => {
         path: { agent_id: agentId },
         payload: { name: "greet", description: "", utterances: ["hi"], slots: [] }
       })
-      const afterIntent = yield* put(owner, agentId, graph, { "if-match": "4" })
-      expect(afterIntent.json).toMatchObject({ _tag: "RevisionConflict", expected: 4, actual: 5 })
+      const afterIntent = yield* failureOf(replace(owner, agentId, graph, 4))
+      expect(afterIntent).toMatchObject({ _tag: "RevisionConflict", expected: 4, actual: 5 })
     }))
 
   it.effect("of writers from the same revision, exactly one wins; the others get a 409", () =>
@@ -190,21 +208,25 @@ layer(testServer(), { excludeTestServices: true })("flows", (it) => {
         nodes: [{ id: `start_${i}`, type: "start", position: at(i, i), data: {} }],
         edges: []
       }))
-      const answers = yield* Effect.forEach(writers, (graph) => put(owner, agentId, graph, { "if-match": "1" }), {
+      const answers = yield* Effect.forEach(writers, (graph) => Effect.either(replace(owner, agentId, graph, 1)), {
         concurrency: "unbounded"
       })
-      const winners = answers.filter((res) => res.status === 200)
+      const winners = answers.filter(Either.isRight).map((answer) => answer.right)
       expect(winners).toHaveLength(1)
-      expect(answers.filter((res) => res.status === 409).map((res) => res.json)).toEqual(
+      expect(answers.filter(Either.isLeft).map((answer) => answer.left)).toEqual(
         Array.from({ length: 5 }, () => expect.objectContaining({ _tag: "RevisionConflict", expected: 1, actual: 2 }))
       )
-      const stored = yield* getFlow(owner, agentId)
-      expect(stored.json).toEqual(winners[0]!.json)
-      expect(stored.json.revision).toBe(2)
+      const stored = yield* readFlow(owner, agentId)
+      expect(stored).toEqual(winners[0])
+      expect(stored.revision).toBe(2)
       // Without a base revision, writers take turns and every one lands.
-      const blind = yield* Effect.forEach(writers, (graph) => put(owner, agentId, graph), { concurrency: "unbounded" })
-      expect(blind.map((res) => res.status)).toEqual(writers.map(() => 200))
-      expect(new Set(blind.map((res) => res.json.revision))).toEqual(new Set([3, 4, 5, 6, 7, 8]))
+      const blind = yield* Effect.forEach(writers, (graph) => Effect.either(replace(owner, agentId, graph)), {
+        concurrency: "unbounded"
+      })
+      expect(blind.map(Either.isRight)).toEqual(writers.map(() => true))
+      expect(new Set(blind.filter(Either.isRight).map((answer) => answer.right.revision))).toEqual(
+        new Set([3, 4, 5, 6, 7, 8])
+      )
     }))
 
   it.effect("a graph that is not well-formed is refused with every problem, and nothing changes", () =>
@@ -212,7 +234,7 @@ layer(testServer(), { excludeTestServices: true })("flows", (it) => {
       const owner = yield* signUp()
       const agentId = yield* newAssistant(owner)
       const start = supportGraph.nodes[0]!
-      const refused = yield* put(owner, agentId, {
+      const refused = yield* failureOf(replace(owner, agentId, {
         nodes: [start, { ...start, position: at(5, 5) }, { ...supportGraph.nodes[1], subflow: "nowhere" }],
         edges: [
           { id: "e1", source: "start", target: "ghost", kind: "next" },
@@ -222,22 +244,18 @@ layer(testServer(), { excludeTestServices: true })("flows", (it) => {
           { id: "s", name: "One", entryNodeId: "start" },
           { id: "s", name: "Two", entryNodeId: "start" }
         ]
-      })
-      expect(refused.status).toBe(400)
-      expect(refused.json._tag).toBe("InvalidFlow")
-      expect(refused.json.problems.map((p: { code: string; nodeIds: Array<string>; edgeIds: Array<string> }) => [
-        p.code,
-        p.nodeIds,
-        p.edgeIds
-      ])).toEqual([
+      }))
+      expect(refused._tag).toBe("InvalidFlow")
+      const problems = refused._tag === "InvalidFlow" ? refused.problems : []
+      expect(problems.map((p) => [p.code, p.nodeIds, p.edgeIds])).toEqual([
         ["duplicate-node-id", ["start"], []],
         ["duplicate-edge-id", [], ["e1"]],
         ["duplicate-subflow-id", [], []],
         ["unknown-edge-endpoint", ["ghost"], ["e1"]],
         ["unknown-subflow", ["hello"], []]
       ])
-      const flow = yield* getFlow(owner, agentId)
-      expect(flow.json).toMatchObject({ nodes: [], revision: 1 })
+      const flow = yield* readFlow(owner, agentId)
+      expect(flow).toMatchObject({ nodes: [], revision: 1 })
     }))
 
   it.effect("bodies are strict: unknown fields and malformed nodes are a 400", () =>
@@ -245,6 +263,7 @@ layer(testServer(), { excludeTestServices: true })("flows", (it) => {
       const owner = yield* signUp()
       const agentId = yield* newAssistant(owner)
       const start = supportGraph.nodes[0]!
+      // Raw: bodies the typed client refuses to send; the exact status and tag of the decode error.
       const answers = [
         yield* put(owner, agentId, { nodes: [], edges: [], layout: "auto" }),
         yield* put(owner, agentId, { nodes: [{ ...start, colour: "red" }], edges: [] }),
@@ -254,48 +273,52 @@ layer(testServer(), { excludeTestServices: true })("flows", (it) => {
         yield* put(owner, agentId, { nodes: [], edges: [], revision: 0 })
       ]
       expect(answers.map((res) => [res.status, res.json._tag])).toEqual(answers.map(() => [400, "HttpApiDecodeError"]))
-      expect((yield* getFlow(owner, agentId)).json.revision).toBe(1)
+      expect((yield* readFlow(owner, agentId)).revision).toBe(1)
     }))
 
   it.effect("another workspace's flow is a 404, read or written; a viewer reads but may not write", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
       const agentId = yield* newAssistant(owner)
-      yield* put(owner, agentId, supportGraph)
+      yield* replace(owner, agentId, supportGraph)
       const stranger = yield* signUp()
-      const read = yield* getFlow(stranger, agentId)
-      expect(read.status).toBe(404)
-      expect(read.json).toMatchObject({ _tag: "AssistantNotFound", agentId })
-      const write = yield* put(stranger, agentId, { nodes: [], edges: [] })
-      expect(write.json).toMatchObject({ _tag: "AssistantNotFound", agentId })
-      const stale = yield* put(stranger, agentId, { nodes: [], edges: [] }, { "if-match": "1" })
-      expect(stale.json._tag).toBe("AssistantNotFound")
+      const read = yield* failureOf(readFlow(stranger, agentId))
+      expect(read).toMatchObject({ _tag: "AssistantNotFound", agentId })
+      const write = yield* failureOf(replace(stranger, agentId, { nodes: [], edges: [] }))
+      expect(write).toMatchObject({ _tag: "AssistantNotFound", agentId })
+      const stale = yield* failureOf(replace(stranger, agentId, { nodes: [], edges: [] }, 1))
+      expect(stale._tag).toBe("AssistantNotFound")
 
       const viewer = yield* join(owner, "viewer")
-      const viewed = yield* getFlow(viewer, agentId, owner.workspaceId)
-      expect(viewed.status).toBe(200)
-      expect(viewed.json.nodes).toHaveLength(supportGraph.nodes.length)
+      const viewed = yield* readFlow(viewer, agentId, owner.workspaceId)
+      expect(viewed.nodes).toHaveLength(supportGraph.nodes.length)
       const client = yield* clientOf(viewer, owner.workspaceId)
       const refused = yield* failureOf(client.flows.replaceFlow({
-        path: { agent_id: viewed.json.agentId },
+        path: { agent_id: viewed.agentId },
         headers: {},
         payload: Schema.decodeUnknownSync(FlowReplace)({ nodes: [], edges: [] })
       }))
       expect(refused).toMatchObject({ _tag: "Forbidden", capability: "assistant.write" })
-      expect((yield* getFlow(owner, agentId)).json).toEqual(viewed.json)
+      expect(yield* readFlow(owner, agentId)).toEqual(viewed)
 
       // A deleted Assistant takes its flow along.
-      yield* exchange(as(HttpClientRequest.del(`/v1/agents/${agentId}`), owner))
-      expect((yield* getFlow(owner, agentId)).json._tag).toBe("AssistantNotFound")
+      yield* (yield* clientOf(owner)).assistants.delete({ path: { agent_id: agentId } })
+      expect((yield* failureOf(readFlow(owner, agentId)))._tag).toBe("AssistantNotFound")
     }))
 
   it.effect("each replacement is in the audit log with the sizes of the graph, never the graph", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
       const agentId = yield* newAssistant(owner)
-      const written = yield* put(owner, agentId, supportGraph)
-      yield* put(owner, agentId, { nodes: [supportGraph.nodes[0]], edges: [] }, { "if-match": "2" })
       const client = yield* clientOf(owner)
+      // With the response it came in: its x-trace-id header is the audit record's trace.
+      const [, written] = yield* client.flows.replaceFlow({
+        path: { agent_id: agentId },
+        headers: {},
+        payload: Schema.decodeUnknownSync(FlowReplace)(supportGraph),
+        withResponse: true
+      })
+      yield* replace(owner, agentId, { nodes: [supportGraph.nodes[0]], edges: [] }, 2)
       const log = yield* client.audit.list({ urlParams: { action: "flow.replaced" } })
       expect(log.items.map((record) => [record.resourceType, record.resourceId, record.summary])).toEqual([
         ["flow", agentId, {
@@ -308,6 +331,7 @@ layer(testServer(), { excludeTestServices: true })("flows", (it) => {
         }]
       ])
       expect(log.items[1]!.traceId).toBe(written.headers["x-trace-id"])
+      // Raw, a wire check: the whole log's text, not only the fields the typed client decodes.
       const raw = yield* exchange(as(HttpClientRequest.get("/v1/audit?limit=100"), owner))
       expect(raw.text).not.toContain("Hi {{name}}")
     }))

@@ -1,23 +1,31 @@
 /**
- * Deployments over real HTTP and the real database: deploying a draft (both
- * routes, one operation), the token shown once and only its hash stored, a
- * draft with analysis errors refused with its findings, a named revision that
- * is no longer the draft's, the list with its filters and pages, reading,
- * revoking (idempotent, audited), strict bodies, viewers, other workspaces.
+ * Deployments through the typed client, on the real server and database:
+ * deploying a draft (both routes, one operation), the token shown once and
+ * only its hash stored, a draft with analysis errors refused with its
+ * findings, a named revision that is no longer the draft's, the list with its
+ * filters and pages, reading, revoking (idempotent, audited), strict bodies,
+ * viewers, other workspaces. Raw requests stay for the wire checks.
  */
 import { HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Redacted, Schema } from "effect"
 import * as Crypto from "node:crypto"
+import { AssistantCreate } from "../../../src/domain/assistants/Assistant.js"
+import { FlowReplace } from "../../../src/domain/assistants/Flow.js"
+import { DeploymentCreateForAgent } from "../../../src/domain/deployments/Deployment.js"
 import { as, post, signUp, type TestAccount } from "../../support/Accounts.js"
 import { echoFlow } from "../../support/Conversations.js"
-import { assistantWith, deploy, replaceFlow } from "../../support/Deployments.js"
+import { assistantWithTyped, deploy, deployTyped } from "../../support/Deployments.js"
 import { exchange } from "../../support/Http.js"
-import { join } from "../../support/Members.js"
+import { clientOf, join } from "../../support/Members.js"
 import { testServer } from "../../support/TestServer.js"
+import { failureOf } from "../../support/TypedCaller.js"
 
 const get = (url: string, caller: TestAccount) => exchange(as(HttpClientRequest.get(url), caller))
+
+/** The ids of a page of deployments, in order. */
+const ids = (page: { readonly items: ReadonlyArray<{ readonly id: string }> }) => page.items.map((item) => item.id)
 
 const SHOP = "https://shop.example.com"
 
@@ -25,20 +33,20 @@ layer(testServer(), { excludeTestServices: true })("deployments", (it) => {
   it.effect("deploys a draft: the token is shown once, only its hash is kept, and the deployment reads back", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
-      const agentId = yield* assistantWith(owner, echoFlow)
+      const client = yield* clientOf(owner)
+      const agentId = yield* assistantWithTyped(owner, echoFlow)
 
-      const made = yield* deploy(owner, agentId, {
+      const made = yield* deployTyped(owner, agentId, {
         name: "website",
         allowedOrigins: [SHOP, "http://localhost:3000"],
         rateLimitPerMinute: 30
       })
-      expect(made.status).toBe(201)
-      const token = made.json.embedToken as string
+      const token = Redacted.value(made.embedToken)
       expect(token).toMatch(/^cdp_[A-Za-z0-9_-]{43}$/)
-      expect(made.json.snippet).toBe(
+      expect(Redacted.value(made.snippet)).toBe(
         `<script src="http://localhost:8080/embed/v1/widget.js" data-token="${token}" async></script>`
       )
-      const deployment = made.json.deployment
+      const deployment = made.deployment
       expect(deployment).toMatchObject({
         agentId,
         workspaceId: owner.workspaceId,
@@ -54,13 +62,15 @@ layer(testServer(), { excludeTestServices: true })("deployments", (it) => {
         revokedBy: null
       })
       expect(deployment.nluModelVersion).toMatch(/^[a-f0-9]{32}$/)
-      expect(Object.keys(deployment)).not.toContain("tokenHash")
-      expect(Object.keys(deployment)).not.toContain("snapshot")
 
-      // Reading it back never shows the token again.
+      // Reading it back gives the same deployment.
+      expect(yield* client.deployments.get({ path: { id: deployment.id } })).toEqual(deployment)
+      // Raw, a wire check: the body as served, which the typed client would decode down to the contract's
+      // fields, carries neither the token's hash nor the snapshot, and never the token again.
       const read = yield* get(`/v1/deployments/${deployment.id}`, owner)
       expect(read.status).toBe(200)
-      expect(read.json).toEqual(deployment)
+      expect(Object.keys(read.json)).not.toContain("tokenHash")
+      expect(Object.keys(read.json)).not.toContain("snapshot")
       expect(read.text).not.toContain(token)
 
       // The database holds the token's SHA-256, and the token itself nowhere.
@@ -89,76 +99,87 @@ layer(testServer(), { excludeTestServices: true })("deployments", (it) => {
   it.effect("POST /deployments names the Assistant in the body and is the same operation", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
-      const agentId = yield* assistantWith(owner, echoFlow)
+      const client = yield* clientOf(owner)
+      const agentId = yield* assistantWithTyped(owner, echoFlow)
+      // Raw: a body that leaves out name and rate limit, which the typed client always sends (its schema fills
+      // the defaults): the server fills them.
       const made = yield* post("/v1/deployments", { agentId, allowedOrigins: ["*"] }, owner)
       expect(made.status).toBe(201)
       expect(made.json.deployment).toMatchObject({ agentId, name: "", rateLimitPerMinute: 60, allowedOrigins: ["*"] })
-      const missing = yield* post("/v1/deployments", { agentId: Crypto.randomUUID(), allowedOrigins: ["*"] }, owner)
-      expect(missing.status).toBe(404)
-      expect(missing.json._tag).toBe("AssistantNotFound")
+      const missing = yield* failureOf(client.deployments.create({
+        payload: Schema.decodeSync(DeploymentCreateForAgent)({
+          agentId: Crypto.randomUUID(),
+          allowedOrigins: ["*"]
+        })
+      }))
+      expect(missing._tag).toBe("AssistantNotFound")
     }))
 
   it.effect("a draft with analysis errors is refused with 422 and every finding, and nothing is deployed", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
-      const created = yield* post("/v1/agents", { name: "Empty" }, owner)
-      const agentId = created.json.id as string
-      const refused = yield* deploy(owner, agentId)
-      expect(refused.status).toBe(422)
-      expect(refused.json).toMatchObject({
+      const client = yield* clientOf(owner)
+      const agentId = (yield* client.assistants.create({ payload: AssistantCreate.make({ name: "Empty" }) })).id
+      const refused = yield* failureOf(deployTyped(owner, agentId))
+      expect(refused).toMatchObject({
         _tag: "DeploymentRefused",
         agentId,
         revision: 1,
         findings: [{ code: "missing-start", severity: "error" }]
       })
       // A start that leads nowhere is an error too.
-      const broken = yield* replaceFlow(owner, agentId, {
-        nodes: [{ id: "start", type: "start", position: { x: 0, y: 0 }, data: {} }],
-        edges: []
+      const broken = yield* client.flows.replaceFlow({
+        path: { agent_id: agentId },
+        headers: {},
+        payload: Schema.decodeUnknownSync(FlowReplace)({
+          nodes: [{ id: "start", type: "start", position: { x: 0, y: 0 }, data: {} }],
+          edges: []
+        })
       })
-      expect(broken.status).toBe(200)
-      const again = yield* deploy(owner, agentId)
-      expect(again.status).toBe(422)
-      expect(again.json.findings).toMatchObject([{ code: "dead-end", severity: "error", nodeIds: ["start"] }])
-      const listed = yield* get(`/v1/deployments?agentId=${agentId}`, owner)
-      expect(listed.json.total).toBe(0)
+      expect(broken.revision).toBe(2)
+      const again = yield* failureOf(deployTyped(owner, agentId))
+      expect(again).toMatchObject({
+        _tag: "DeploymentRefused",
+        findings: [{ code: "dead-end", severity: "error", nodeIds: ["start"] }]
+      })
+      const listed = yield* client.deployments.list({ urlParams: { agentId } })
+      expect(listed.total).toBe(0)
     }))
 
   it.effect("a named revision must still be the draft's (409 otherwise)", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
-      const agentId = yield* assistantWith(owner, echoFlow)
-      const stale = yield* deploy(owner, agentId, { allowedOrigins: ["*"], revision: 1 })
-      expect(stale.status).toBe(409)
-      expect(stale.json).toMatchObject({ _tag: "RevisionConflict", expected: 1, actual: 2 })
-      const exact = yield* deploy(owner, agentId, { allowedOrigins: ["*"], revision: 2 })
-      expect(exact.status).toBe(201)
-      expect(exact.json.deployment.revision).toBe(2)
+      const agentId = yield* assistantWithTyped(owner, echoFlow)
+      const stale = yield* failureOf(deployTyped(owner, agentId, { allowedOrigins: ["*"], revision: 1 }))
+      expect(stale).toMatchObject({ _tag: "RevisionConflict", expected: 1, actual: 2 })
+      const exact = yield* deployTyped(owner, agentId, { allowedOrigins: ["*"], revision: 2 })
+      expect(exact.deployment.revision).toBe(2)
     }))
 
   it.effect("lists newest first, by Assistant and status, a page at a time", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
-      const first = yield* assistantWith(owner, echoFlow, { name: "First" })
-      const second = yield* assistantWith(owner, echoFlow, { name: "Second" })
-      const a = (yield* deploy(owner, first, { name: "a", allowedOrigins: ["*"] })).json.deployment.id
-      const b = (yield* deploy(owner, second, { name: "b", allowedOrigins: ["*"] })).json.deployment.id
-      const c = (yield* deploy(owner, first, { name: "c", allowedOrigins: ["*"] })).json.deployment.id
-      expect((yield* post(`/v1/deployments/${a}/revoke`, {}, owner)).status).toBe(200)
+      const client = yield* clientOf(owner)
+      const first = yield* assistantWithTyped(owner, echoFlow, { name: "First" })
+      const second = yield* assistantWithTyped(owner, echoFlow, { name: "Second" })
+      const a = (yield* deployTyped(owner, first, { name: "a", allowedOrigins: ["*"] })).deployment.id
+      const b = (yield* deployTyped(owner, second, { name: "b", allowedOrigins: ["*"] })).deployment.id
+      const c = (yield* deployTyped(owner, first, { name: "c", allowedOrigins: ["*"] })).deployment.id
+      expect((yield* client.deployments.revoke({ path: { id: a } })).status).toBe("revoked")
 
-      const all = yield* get("/v1/deployments", owner)
-      expect(all.status).toBe(200)
-      expect(all.json).toMatchObject({ total: 3, limit: 20, offset: 0 })
-      expect(all.json.items.map((item: { id: string }) => item.id)).toEqual([c, b, a])
-      const ofFirst = yield* get(`/v1/deployments?agentId=${first}`, owner)
-      expect(ofFirst.json.items.map((item: { id: string }) => item.id)).toEqual([c, a])
-      const live = yield* get(`/v1/deployments?agentId=${first}&status=live`, owner)
-      expect(live.json.items.map((item: { id: string }) => item.id)).toEqual([c])
-      const revoked = yield* get("/v1/deployments?status=revoked", owner)
-      expect(revoked.json.items.map((item: { id: string }) => item.id)).toEqual([a])
-      const page = yield* get("/v1/deployments?limit=1&offset=1", owner)
-      expect(page.json).toMatchObject({ total: 3, limit: 1, offset: 1 })
-      expect(page.json.items.map((item: { id: string }) => item.id)).toEqual([b])
+      const all = yield* client.deployments.list({ urlParams: {} })
+      expect(all).toMatchObject({ total: 3, limit: 20, offset: 0 })
+      expect(ids(all)).toEqual([c, b, a])
+      const ofFirst = yield* client.deployments.list({ urlParams: { agentId: first } })
+      expect(ids(ofFirst)).toEqual([c, a])
+      const live = yield* client.deployments.list({ urlParams: { agentId: first, status: "live" } })
+      expect(ids(live)).toEqual([c])
+      const revoked = yield* client.deployments.list({ urlParams: { status: "revoked" } })
+      expect(ids(revoked)).toEqual([a])
+      const page = yield* client.deployments.list({ urlParams: { limit: 1, offset: 1 } })
+      expect(page).toMatchObject({ total: 3, limit: 1, offset: 1 })
+      expect(ids(page)).toEqual([b])
+      // Raw: queries the typed client would refuse to send; the exact status of the decode error.
       expect((yield* get("/v1/deployments?status=paused", owner)).status).toBe(400)
       expect((yield* get("/v1/deployments?agentId=nope", owner)).status).toBe(400)
     }))
@@ -166,15 +187,14 @@ layer(testServer(), { excludeTestServices: true })("deployments", (it) => {
   it.effect("revoking is final and idempotent, and audited once", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
-      const agentId = yield* assistantWith(owner, echoFlow)
-      const id = (yield* deploy(owner, agentId)).json.deployment.id as string
-      const revoked = yield* post(`/v1/deployments/${id}/revoke`, {}, owner)
-      expect(revoked.status).toBe(200)
-      expect(revoked.json).toMatchObject({ id, status: "revoked", revokedBy: { kind: "user", userId: owner.userId } })
-      expect(revoked.json.revokedAt).not.toBeNull()
-      const again = yield* post(`/v1/deployments/${id}/revoke`, {}, owner)
-      expect(again.status).toBe(200)
-      expect(again.json).toEqual(revoked.json)
+      const client = yield* clientOf(owner)
+      const agentId = yield* assistantWithTyped(owner, echoFlow)
+      const id = (yield* deployTyped(owner, agentId)).deployment.id
+      const revoked = yield* client.deployments.revoke({ path: { id } })
+      expect(revoked).toMatchObject({ id, status: "revoked", revokedBy: { kind: "user", userId: owner.userId } })
+      expect(revoked.revokedAt).not.toBeNull()
+      const again = yield* client.deployments.revoke({ path: { id } })
+      expect(again).toEqual(revoked)
       const sql = yield* SqlClient.SqlClient
       const audit = yield* sql<{ action: string }>`
         SELECT action FROM audit_log WHERE resource_id = ${id} ORDER BY sequence`
@@ -184,7 +204,8 @@ layer(testServer(), { excludeTestServices: true })("deployments", (it) => {
   it.effect("bodies are strict: origins, limits, unknown fields", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
-      const agentId = yield* assistantWith(owner, echoFlow)
+      const agentId = yield* assistantWithTyped(owner, echoFlow)
+      // Raw: bodies and an id the typed client would refuse to send; the exact status of the decode error.
       for (
         const body of [
           {},
@@ -201,33 +222,33 @@ layer(testServer(), { excludeTestServices: true })("deployments", (it) => {
         const res = yield* deploy(owner, agentId, body)
         expect(res.status, JSON.stringify(body)).toBe(400)
       }
-      expect((yield* get(`/v1/deployments?agentId=${agentId}`, owner)).json.total).toBe(0)
       expect((yield* get("/v1/deployments/not-a-uuid", owner)).status).toBe(400)
+      const client = yield* clientOf(owner)
+      expect((yield* client.deployments.list({ urlParams: { agentId } })).total).toBe(0)
     }))
 
   it.effect("viewers read but cannot deploy or revoke; other workspaces see nothing", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
-      const agentId = yield* assistantWith(owner, echoFlow)
-      const id = (yield* deploy(owner, agentId)).json.deployment.id as string
+      const agentId = yield* assistantWithTyped(owner, echoFlow)
+      const id = (yield* deployTyped(owner, agentId)).deployment.id
       const viewer = yield* join(owner, "viewer")
-      const inOwners = { ...viewer, workspaceId: owner.workspaceId }
-      const denied = yield* post(`/v1/agents/${agentId}/deployments`, { allowedOrigins: ["*"] }, inOwners)
-      expect(denied.status).toBe(403)
-      expect(denied.json._tag).toBe("Forbidden")
-      expect((yield* post(`/v1/deployments/${id}/revoke`, {}, inOwners)).status).toBe(403)
-      expect((yield* get(`/v1/deployments/${id}`, inOwners)).status).toBe(200)
-      expect((yield* get("/v1/deployments", inOwners)).json.total).toBe(1)
+      const inOwners = yield* clientOf(viewer, owner.workspaceId)
+      const denied = yield* failureOf(deployTyped(viewer, agentId, { allowedOrigins: ["*"] }, owner.workspaceId))
+      expect(denied._tag).toBe("Forbidden")
+      expect((yield* failureOf(inOwners.deployments.revoke({ path: { id } })))._tag).toBe("Forbidden")
+      expect((yield* inOwners.deployments.get({ path: { id } })).id).toBe(id)
+      expect((yield* inOwners.deployments.list({ urlParams: {} })).total).toBe(1)
 
       const stranger = yield* signUp()
-      const notThere = yield* get(`/v1/deployments/${id}`, stranger)
-      expect(notThere.status).toBe(404)
-      expect(notThere.json._tag).toBe("DeploymentNotFound")
-      expect((yield* post(`/v1/deployments/${id}/revoke`, {}, stranger)).status).toBe(404)
-      expect((yield* get("/v1/deployments", stranger)).json.total).toBe(0)
-      const theirs = yield* deploy(stranger, agentId)
-      expect(theirs.status).toBe(404)
-      expect(theirs.json._tag).toBe("AssistantNotFound")
-      expect((yield* get(`/v1/deployments/${id}`, owner)).json.status).toBe("live")
+      const theirClient = yield* clientOf(stranger)
+      const notThere = yield* failureOf(theirClient.deployments.get({ path: { id } }))
+      expect(notThere._tag).toBe("DeploymentNotFound")
+      expect((yield* failureOf(theirClient.deployments.revoke({ path: { id } })))._tag).toBe("DeploymentNotFound")
+      expect((yield* theirClient.deployments.list({ urlParams: {} })).total).toBe(0)
+      const theirs = yield* failureOf(deployTyped(stranger, agentId))
+      expect(theirs._tag).toBe("AssistantNotFound")
+      const client = yield* clientOf(owner)
+      expect((yield* client.deployments.get({ path: { id } })).status).toBe("live")
     }))
 })

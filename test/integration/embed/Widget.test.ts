@@ -8,20 +8,24 @@
  * text question by keyboard to the end, closes with Escape; the page's strict
  * CSP and hostile styles do not get in the way. The transcript
  * over the API holds each turn once. A page of another origin is refused, and
- * a revoked token is explained. A screenshot is saved.
+ * a revoked token is explained. A screenshot is saved. The calls of the test
+ * itself (setting up, reading the transcript, revoking) go through the typed
+ * client; the browser's are the widget's own.
  */
-import { HttpClientRequest, HttpServer } from "@effect/platform"
+import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Effect, Redacted, Schema } from "effect"
 import * as Fs from "node:fs"
 import * as Http from "node:http"
 import type * as Net from "node:net"
 import type { Page } from "playwright-core"
 import { AssistantCreate } from "../../../src/domain/assistants/Assistant.js"
 import { FlowReplace } from "../../../src/domain/assistants/Flow.js"
-import { as, post, signUp, type TestAccount } from "../../support/Accounts.js"
+import { DeploymentCreate } from "../../../src/domain/deployments/Deployment.js"
+import { RuntimeSessionId } from "../../../src/domain/runtime/RuntimeSession.js"
+import { signUp, type TestAccount } from "../../support/Accounts.js"
 import { chromiumContext } from "../../support/Chromium.js"
-import { exchange } from "../../support/Http.js"
+import { publicClientOf } from "../../support/Deployments.js"
 import { clientOf } from "../../support/Members.js"
 import { testServer } from "../../support/TestServer.js"
 
@@ -72,7 +76,7 @@ const helpFlow = {
   ]
 }
 
-/** A new Assistant whose draft is `helpFlow`, deployed for pages of `origin`: the deployment's answer. */
+/** A new Assistant whose draft is `helpFlow`, deployed for pages of `origin`: the deployment, its token and snippet. */
 const deployedHelper = (owner: TestAccount, origin: string, rateLimitPerMinute?: number) =>
   Effect.gen(function*() {
     const client = yield* clientOf(owner)
@@ -82,13 +86,19 @@ const deployedHelper = (owner: TestAccount, origin: string, rateLimitPerMinute?:
       headers: {},
       payload: Schema.decodeUnknownSync(FlowReplace)(helpFlow)
     })
-    const deployed = yield* post(`/v1/agents/${created.id}/deployments`, {
-      name: "website",
-      allowedOrigins: [origin],
-      ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute })
-    }, owner)
-    expect(deployed.status, deployed.text).toBe(201)
-    return deployed.json as { deployment: { id: string }; embedToken: string; snippet: string }
+    const deployed = yield* client.deployments.createForAgent({
+      path: { agent_id: created.id },
+      payload: Schema.decodeSync(DeploymentCreate)({
+        name: "website",
+        allowedOrigins: [origin],
+        ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute })
+      })
+    })
+    return {
+      deployment: deployed.deployment,
+      embedToken: Redacted.value(deployed.embedToken),
+      snippet: Redacted.value(deployed.snippet)
+    }
   })
 
 /**
@@ -129,12 +139,11 @@ const focused = (page: Page) =>
     return label ?? (element.id ? `#${element.id}` : element.textContent?.trim() ?? element.tagName)
   })
 
-/** The user entries of a public session's transcript, as the API tells the token's page. */
+/** A public session's transcript, as the API tells the token's page (through the typed client). */
 const publicTranscript = (token: string, origin: string, sessionId: string) =>
-  exchange(
-    as(HttpClientRequest.get(`/v1/public/runtime/sessions/${sessionId}`), { token }).pipe(
-      HttpClientRequest.setHeader("origin", origin)
-    )
+  Effect.flatMap(
+    publicClientOf({ token, origin }),
+    (client) => client.publicRuntime.getSession({ path: { id: RuntimeSessionId.make(sessionId) } })
   )
 
 /**
@@ -277,14 +286,13 @@ layer(testServer(), { excludeTestServices: true, timeout: "120 seconds" })("the 
 
         // The API's transcript: each turn once, the retried one included.
         const read = yield* publicTranscript(token, shop, sessionId!)
-        expect(read.status, read.text).toBe(200)
-        expect(read.json).toMatchObject({ sessionId, status: "ended", ended: true, turn: 2 })
-        const userEntries = (read.json.transcript as Array<any>).filter((entry) => entry.role === "user")
+        expect(read).toMatchObject({ sessionId, status: "ended", ended: true, turn: 2 })
+        const userEntries = read.transcript.flatMap((entry) => entry.role === "user" ? [entry] : [])
         expect(userEntries.map((entry) => [entry.turn, entry.input])).toEqual([
           [1, { payload: "returns" }],
           [2, { text: "Ada" }]
         ])
-        expect(userEntries[0].idempotencyKey).toBe(turnKeys[0])
+        expect(userEntries[0]!.idempotencyKey).toBe(turnKeys[0])
 
         // A page of an origin the deployment does not allow is told so.
         yield* Effect.promise(async () => {
@@ -307,10 +315,8 @@ layer(testServer(), { excludeTestServices: true, timeout: "120 seconds" })("the 
         })
 
         // Revoked, the token stops at once, and the widget says the chat is gone.
-        const revoked = yield* exchange(
-          as(HttpClientRequest.post(`/v1/deployments/${deployed.deployment.id}/revoke`), { token: owner.token })
-        )
-        expect(revoked.status, revoked.text).toBe(200)
+        const revoked = yield* (yield* clientOf(owner)).deployments.revoke({ path: { id: deployed.deployment.id } })
+        expect(revoked.status).toBe("revoked")
         yield* Effect.promise(async () => {
           await page.getByRole("button", { name: "Open chat: Bookshop help" }).click()
           await page.getByRole("button", { name: "Start a new conversation" }).click()

@@ -6,7 +6,9 @@
  * a reused key, no key, ten identical requests at once); the transcript; and
  * who may do what: other workspaces (also when they send the owner's key and
  * body, before or after the owner does), viewers, strict bodies, drafts that
- * cannot run.
+ * cannot run. Through the typed client (each reply's `x-trace-id` read from
+ * the response it came with); raw only for the bodies and keys the typed
+ * client would refuse to send and for the text of a refusal.
  */
 import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
@@ -14,13 +16,17 @@ import { Effect, Schema } from "effect"
 import { AssistantCreate, AssistantId } from "../../../src/domain/assistants/Assistant.js"
 import { FlowReplace } from "../../../src/domain/assistants/Flow.js"
 import { RuntimeSessionId } from "../../../src/domain/runtime/RuntimeSession.js"
+import { SessionStart } from "../../../src/domain/runtime/SessionStart.js"
+import { TurnInput } from "../../../src/domain/runtime/Turn.js"
 import { as, post, signUp, type TestAccount } from "../../support/Accounts.js"
 import { echoFlow } from "../../support/Conversations.js"
 import { exchange } from "../../support/Http.js"
 import { clientOf, join } from "../../support/Members.js"
 import { testServer } from "../../support/TestServer.js"
+import { failureOf } from "../../support/TypedCaller.js"
 
 type Caller = Parameters<typeof as>[1]
+type Client = Effect.Effect.Success<ReturnType<typeof clientOf>>
 
 const at = (x: number) => ({ x, y: 0 })
 
@@ -130,9 +136,46 @@ const assistantWith = (owner: TestAccount, graph: unknown, name = "Runtime") =>
     return created.id
   })
 
-const startSession = (caller: Caller, body: unknown) => post("/v1/runtime/sessions", body, caller)
+/** `POST /runtime/sessions` through the typed client, `body` decoded with `SessionStart`. */
+const startSession = (client: Client, body: unknown) =>
+  client.runtime.startSession({ payload: Schema.decodeUnknownSync(SessionStart)(body) })
 
-const sendTurn = (caller: Caller, sessionId: string, body: unknown, key?: string) =>
+/** `POST /runtime/sessions` through the typed client, with the response it came in (for its headers). */
+const startSessionWithResponse = (client: Client, body: unknown) =>
+  client.runtime.startSession({ payload: Schema.decodeUnknownSync(SessionStart)(body), withResponse: true })
+
+/**
+ * A turn through the typed client: `body` decoded with `TurnInput`, with an
+ * Idempotency-Key when given. The endpoint's two body shapes (`text`,
+ * `payload`) are two request types of the client, so each is sent as the one it is.
+ */
+const sendTurn = (client: Client, sessionId: RuntimeSessionId, body: unknown, key?: string) => {
+  const input = Schema.decodeUnknownSync(TurnInput)(body)
+  const path = { id: sessionId }
+  const headers = key === undefined ? {} : { "idempotency-key": key }
+  return "text" in input
+    ? client.runtime.sendTurn({ path, headers, payload: input })
+    : client.runtime.sendTurn({ path, headers, payload: input })
+}
+
+/** A turn through the typed client, with the response it came in (for its headers). */
+const sendTurnWithResponse = (client: Client, sessionId: RuntimeSessionId, body: unknown, key: string) => {
+  const input = Schema.decodeUnknownSync(TurnInput)(body)
+  const path = { id: sessionId }
+  const headers = { "idempotency-key": key }
+  return "text" in input
+    ? client.runtime.sendTurn({ path, headers, payload: input, withResponse: true })
+    : client.runtime.sendTurn({ path, headers, payload: input, withResponse: true })
+}
+
+const readSession = (client: Client, sessionId: RuntimeSessionId) =>
+  client.runtime.getSession({ path: { id: sessionId } })
+
+/** A raw `POST /runtime/sessions`, for bodies the typed client refuses to send. */
+const startSessionRaw = (caller: Caller, body: unknown) => post("/v1/runtime/sessions", body, caller)
+
+/** A raw turn, for bodies and keys the typed client refuses to send. */
+const sendTurnRaw = (caller: Caller, sessionId: string, body: unknown, key?: string) =>
   exchange(as(
     HttpClientRequest.post(`/v1/runtime/sessions/${sessionId}/turns`).pipe(
       HttpClientRequest.bodyUnsafeJson(body),
@@ -141,35 +184,36 @@ const sendTurn = (caller: Caller, sessionId: string, body: unknown, key?: string
     caller
   ))
 
-const readSession = (caller: Caller, sessionId: string) =>
-  exchange(as(HttpClientRequest.get(`/v1/runtime/sessions/${sessionId}`), caller))
-
 /** A started session on an echo Assistant of the owner's workspace; its id. */
 const echoSession = (owner: TestAccount) =>
   Effect.gen(function*() {
     const agentId = yield* assistantWith(owner, echoFlow, "Echo")
-    const opening = yield* startSession(owner, { agentId })
-    expect(opening.status).toBe(201)
-    return opening.json.sessionId as string
+    return (yield* startSession(yield* clientOf(owner), { agentId })).sessionId
   })
 
 /** The user entries of a session's transcript, as `[turn, key, input]`. */
-const userTurns = (caller: Caller, sessionId: string) =>
-  Effect.map(readSession(caller, sessionId), (read) =>
-    (read.json.transcript as Array<any>)
-      .filter((entry) => entry.role === "user")
-      .map((entry) => [entry.turn, entry.idempotencyKey, entry.input]))
+const userTurns = (client: Client, sessionId: RuntimeSessionId) =>
+  Effect.map(
+    readSession(client, sessionId),
+    (read) =>
+      read.transcript.flatMap((entry) =>
+        entry.role === "user" ? [[entry.turn, entry.idempotencyKey, entry.input] as const] : []
+      )
+  )
 
 layer(testServer(), { excludeTestServices: true })("runtime sessions", (it) => {
   it.effect("a conversation through choices, a reprompted number, a computed variable and a condition ends", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
+      const client = yield* clientOf(owner)
       const agentId = yield* assistantWith(owner, orderFlow)
 
-      const opening = yield* startSession(owner, { agentId, variables: { name: "Ada", shop: "Parley Pizza" } })
-      expect(opening.status).toBe(201)
-      expect(opening.headers["x-trace-id"]).toBe(opening.json.traceId)
-      expect(opening.json).toMatchObject({
+      const [opening, started] = yield* startSessionWithResponse(client, {
+        agentId,
+        variables: { name: "Ada", shop: "Parley Pizza" }
+      })
+      expect(started.headers["x-trace-id"]).toBe(opening.traceId)
+      expect(opening).toMatchObject({
         turn: 0,
         status: "active",
         ended: false,
@@ -180,16 +224,16 @@ layer(testServer(), { excludeTestServices: true })("runtime sessions", (it) => {
         state: { status: "active", nodeId: "ask_size", attempts: 0, variables: { name: "Ada", shop: "Parley Pizza" } },
         debug: { path: ["start", "greet", "ask_size"], nlu: null }
       })
-      const sessionId = opening.json.sessionId as string
+      const sessionId = opening.sessionId
       const turn = (body: unknown, key: string) =>
-        Effect.tap(sendTurn(owner, sessionId, body, key), (res) => {
-          expect(res.status).toBe(200)
-          expect(res.headers["x-trace-id"]).toBe(res.json.traceId)
+        Effect.map(sendTurnWithResponse(client, sessionId, body, key), ([reply, response]) => {
+          expect(response.headers["x-trace-id"]).toBe(reply.traceId)
+          return reply
         })
 
       // A button's payload chooses its option, and its option edge.
       const size = yield* turn({ payload: "large" }, "size")
-      expect(size.json).toMatchObject({
+      expect(size).toMatchObject({
         sessionId,
         turn: 1,
         status: "active",
@@ -201,8 +245,11 @@ layer(testServer(), { excludeTestServices: true })("runtime sessions", (it) => {
         state: { nodeId: "ask_extra", attempts: 0, variables: { size: "large" } },
         debug: { path: ["ask_size", "note_large", "ask_extra"] }
       })
-      // A typed synonym chooses too, whatever its case and spacing.
-      const extra = yield* turn({ text: "  Of   COURSE " }, "extra")
+      // A typed synonym chooses too, whatever its case and spacing. Raw: text with spaces around it, which
+      // the typed client's schema refuses to send.
+      const extra = yield* sendTurnRaw(owner, sessionId, { text: "  Of   COURSE " }, "extra")
+      expect(extra.status).toBe(200)
+      expect(extra.headers["x-trace-id"]).toBe(extra.json.traceId)
       expect(extra.json).toMatchObject({
         turn: 2,
         messages: [{ type: "text", text: "How many?", nodeId: "ask_qty" }],
@@ -210,19 +257,19 @@ layer(testServer(), { excludeTestServices: true })("runtime sessions", (it) => {
       })
       // Invalid numbers reprompt and count attempts; the question keeps waiting.
       const words = yield* turn({ text: "lots" }, "qty-1")
-      expect(words.json).toMatchObject({
+      expect(words).toMatchObject({
         turn: 3,
         status: "active",
         messages: [{ type: "text", text: "Between 1 and 10, please, Ada.", nodeId: "ask_qty" }],
         state: { nodeId: "ask_qty", attempts: 1 },
         debug: { path: ["ask_qty"] }
       })
-      expect(words.json.state.variables.qty).toBeUndefined()
+      expect(words.state.variables.qty).toBeUndefined()
       const tooMany = yield* turn({ text: "12" }, "qty-2")
-      expect(tooMany.json).toMatchObject({ turn: 4, state: { nodeId: "ask_qty", attempts: 2 } })
+      expect(tooMany).toMatchObject({ turn: 4, state: { nodeId: "ask_qty", attempts: 2 } })
       // A valid one moves on: the price is computed, the condition takes the bulk case, the end ends.
       const done = yield* turn({ text: "3" }, "qty-3")
-      expect(done.json).toMatchObject({
+      expect(done).toMatchObject({
         turn: 5,
         status: "ended",
         ended: true,
@@ -239,17 +286,15 @@ layer(testServer(), { excludeTestServices: true })("runtime sessions", (it) => {
         debug: { path: ["ask_qty", "price", "check", "bulk", "bye"], nlu: null }
       })
 
-      const after = yield* sendTurn(owner, sessionId, { text: "one more" }, "late")
-      expect(after.status).toBe(409)
-      expect(after.json).toMatchObject({ _tag: "RuntimeSessionEnded", sessionId, status: "ended" })
+      const after = yield* failureOf(sendTurn(client, sessionId, { text: "one more" }, "late"))
+      expect(after).toMatchObject({ _tag: "RuntimeSessionEnded", sessionId, status: "ended" })
       // The ending turn, retried, is still its stored reply; the refused one left no trace.
-      const retried = yield* sendTurn(owner, sessionId, { text: "3" }, "qty-3")
-      expect(retried.status).toBe(200)
-      expect(retried.json).toEqual(done.json)
-      const read = yield* readSession(owner, sessionId)
-      expect(read.json.session).toMatchObject({ id: sessionId, agentId, turn: 5, state: done.json.state })
-      expect(read.json.session.endedAt).not.toBeNull()
-      expect((yield* userTurns(owner, sessionId)).map(([turn, key]) => [turn, key])).toEqual([
+      const retried = yield* sendTurn(client, sessionId, { text: "3" }, "qty-3")
+      expect(retried).toEqual(done)
+      const read = yield* readSession(client, sessionId)
+      expect(read.session).toMatchObject({ id: sessionId, agentId, turn: 5, state: done.state })
+      expect(read.session.endedAt).not.toBeNull()
+      expect((yield* userTurns(client, sessionId)).map(([turn, key]) => [turn, key])).toEqual([
         [1, "size"],
         [2, "extra"],
         [3, "qty-1"],
@@ -258,15 +303,15 @@ layer(testServer(), { excludeTestServices: true })("runtime sessions", (it) => {
       ])
 
       // Another conversation on the same draft: a synonym chooses the small size, and two take the other branch.
-      const other = yield* startSession(owner, { agentId, variables: { name: "Bo" } })
-      const otherId = other.json.sessionId as string
-      expect(other.json.messages[0].text).toBe("Hello Bo, welcome to .")
-      const small = yield* sendTurn(owner, otherId, { text: "Tiny" })
-      expect(small.json).toMatchObject({ state: { nodeId: "ask_extra", variables: { size: "small" } } })
-      expect(small.json.debug.path).toEqual(["ask_size", "ask_extra"])
-      yield* sendTurn(owner, otherId, { payload: "no" })
-      const two = yield* sendTurn(owner, otherId, { text: "2" })
-      expect(two.json).toMatchObject({
+      const other = yield* startSession(client, { agentId, variables: { name: "Bo" } })
+      const otherId = other.sessionId
+      expect(other.messages[0]).toMatchObject({ text: "Hello Bo, welcome to ." })
+      const small = yield* sendTurn(client, otherId, { text: "Tiny" })
+      expect(small).toMatchObject({ state: { nodeId: "ask_extra", variables: { size: "small" } } })
+      expect(small.debug.path).toEqual(["ask_size", "ask_extra"])
+      yield* sendTurn(client, otherId, { payload: "no" })
+      const two = yield* sendTurn(client, otherId, { text: "2" })
+      expect(two).toMatchObject({
         turn: 3,
         ended: true,
         messages: [{ text: "Order: 2 x small = 10" }, { type: "end", text: "Thanks Bo!" }],
@@ -278,56 +323,53 @@ layer(testServer(), { excludeTestServices: true })("runtime sessions", (it) => {
   it.effect("the longest key the contract allows (200 characters) is a turn like any other, once", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
+      const client = yield* clientOf(owner)
       const sessionId = yield* echoSession(owner)
       const key = "k".repeat(199) + "!"
-      const first = yield* sendTurn(owner, sessionId, { text: "long key" }, key)
-      expect(first.status).toBe(200)
-      expect(first.json.turn).toBe(1)
-      const again = yield* sendTurn(owner, sessionId, { text: "long key" }, key)
-      expect(again.json).toEqual(first.json)
-      expect(yield* userTurns(owner, sessionId)).toEqual([[1, key, { text: "long key" }]])
-      // One more character is the contract's 400, not a storage error.
-      const tooLong = yield* sendTurn(owner, sessionId, { text: "long key" }, key + "k")
+      const first = yield* sendTurn(client, sessionId, { text: "long key" }, key)
+      expect(first.turn).toBe(1)
+      const again = yield* sendTurn(client, sessionId, { text: "long key" }, key)
+      expect(again).toEqual(first)
+      expect(yield* userTurns(client, sessionId)).toEqual([[1, key, { text: "long key" }]])
+      // One more character is the contract's 400, not a storage error. Raw: a key the typed client refuses to send.
+      const tooLong = yield* sendTurnRaw(owner, sessionId, { text: "long key" }, key + "k")
       expect(tooLong.status).toBe(400)
     }))
 
   it.effect("a retry with the same key and body answers the same reply and runs once; another body is a 409", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
+      const client = yield* clientOf(owner)
       const sessionId = yield* echoSession(owner)
-      const first = yield* sendTurn(owner, sessionId, { text: "hello" }, "k1")
-      expect(first.status).toBe(200)
-      expect(first.json).toMatchObject({ turn: 1, messages: [{ text: "You said: hello" }, { text: "Go on." }] })
-      const again = yield* sendTurn(owner, sessionId, { text: "hello" }, "k1")
-      expect(again.status).toBe(200)
-      expect(again.json).toEqual(first.json)
+      const first = yield* sendTurn(client, sessionId, { text: "hello" }, "k1")
+      expect(first).toMatchObject({ turn: 1, messages: [{ text: "You said: hello" }, { text: "Go on." }] })
+      const again = yield* sendTurn(client, sessionId, { text: "hello" }, "k1")
+      expect(again).toEqual(first)
 
-      const before = yield* readSession(owner, sessionId)
-      const reused = yield* sendTurn(owner, sessionId, { text: "something else" }, "k1")
-      expect(reused.status).toBe(409)
-      expect(reused.json).toMatchObject({ _tag: "IdempotencyKeyReused", idempotencyKey: "k1" })
-      const asPayload = yield* sendTurn(owner, sessionId, { payload: "hello" }, "k1")
-      expect(asPayload.status).toBe(409)
-      expect(asPayload.json._tag).toBe("IdempotencyKeyReused")
-      const after = yield* readSession(owner, sessionId)
-      expect(after.json).toEqual(before.json)
-      expect(after.json.session.turn).toBe(1)
-      expect(yield* userTurns(owner, sessionId)).toEqual([[1, "k1", { text: "hello" }]])
+      const before = yield* readSession(client, sessionId)
+      const reused = yield* failureOf(sendTurn(client, sessionId, { text: "something else" }, "k1"))
+      expect(reused).toMatchObject({ _tag: "IdempotencyKeyReused", idempotencyKey: "k1" })
+      const asPayload = yield* failureOf(sendTurn(client, sessionId, { payload: "hello" }, "k1"))
+      expect(asPayload._tag).toBe("IdempotencyKeyReused")
+      const after = yield* readSession(client, sessionId)
+      expect(after).toEqual(before)
+      expect(after.session.turn).toBe(1)
+      expect(yield* userTurns(client, sessionId)).toEqual([[1, "k1", { text: "hello" }]])
 
       // The next key moves on from where the session is.
-      const next = yield* sendTurn(owner, sessionId, { text: "something else" }, "k2")
-      expect(next.json).toMatchObject({ turn: 2, state: { variables: { said: "something else" } } })
+      const next = yield* sendTurn(client, sessionId, { text: "something else" }, "k2")
+      expect(next).toMatchObject({ turn: 2, state: { variables: { said: "something else" } } })
     }))
 
   it.effect("without a key, each request is a turn of its own", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
+      const client = yield* clientOf(owner)
       const sessionId = yield* echoSession(owner)
-      const first = yield* sendTurn(owner, sessionId, { text: "same" })
-      const second = yield* sendTurn(owner, sessionId, { text: "same" })
-      expect([first.status, second.status]).toEqual([200, 200])
-      expect([first.json.turn, second.json.turn]).toEqual([1, 2])
-      const users = yield* userTurns(owner, sessionId)
+      const first = yield* sendTurn(client, sessionId, { text: "same" })
+      const second = yield* sendTurn(client, sessionId, { text: "same" })
+      expect([first.turn, second.turn]).toEqual([1, 2])
+      const users = yield* userTurns(client, sessionId)
       expect(users.map(([turn, , input]) => [turn, input])).toEqual([[1, { text: "same" }], [2, { text: "same" }]])
       // The server made a key for each.
       expect(new Set(users.map(([, key]) => key)).size).toBe(2)
@@ -336,48 +378,50 @@ layer(testServer(), { excludeTestServices: true })("runtime sessions", (it) => {
   it.effect("ten identical requests at once are one turn, and every one of them gets its reply", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
+      const client = yield* clientOf(owner)
       const sessionId = yield* echoSession(owner)
       const burst = (key: string, text: string) =>
-        Effect.forEach(Array.from({ length: 10 }), () => sendTurn(owner, sessionId, { text }, key), {
+        Effect.forEach(Array.from({ length: 10 }), () => Effect.either(sendTurn(client, sessionId, { text }, key)), {
           concurrency: "unbounded"
         })
       // The first turn of the session (its entity not yet running anywhere), then one to the running entity.
       for (const [key, turn] of [["k-cold", 1], ["k-warm", 2]] as const) {
         const answers = yield* burst(key, `at once ${turn}`)
-        expect(answers.map((res) => [res.status, res.json._tag])).toEqual(answers.map(() => [200, undefined]))
-        answers.forEach((res) => expect(res.json).toEqual(answers[0]!.json))
-        expect(answers[0]!.json.turn).toBe(turn)
+        expect(answers.map((answer) => answer._tag)).toEqual(answers.map(() => "Right"))
+        const replies = answers.flatMap((answer) => answer._tag === "Right" ? [answer.right] : [])
+        replies.forEach((reply) => expect(reply).toEqual(replies[0]))
+        expect(replies[0]!.turn).toBe(turn)
       }
-      expect((yield* userTurns(owner, sessionId)).map(([turn, key]) => [turn, key])).toEqual([
+      expect((yield* userTurns(client, sessionId)).map(([turn, key]) => [turn, key])).toEqual([
         [1, "k-cold"],
         [2, "k-warm"]
       ])
-      expect((yield* readSession(owner, sessionId)).json.session.turn).toBe(2)
+      expect((yield* readSession(client, sessionId)).session.turn).toBe(2)
     }))
 
   it.effect("the transcript: the opening first, then each user input with its key and each reply", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
+      const client = yield* clientOf(owner)
       const agentId = yield* assistantWith(owner, echoFlow, "Echo")
-      const opening = yield* startSession(owner, { agentId, locale: "en" })
-      const sessionId = opening.json.sessionId as string
-      const one = yield* sendTurn(owner, sessionId, { text: "one" }, "a")
-      const two = yield* sendTurn(owner, sessionId, { payload: "two" }, "b")
+      const opening = yield* startSession(client, { agentId, locale: "en" })
+      const sessionId = opening.sessionId
+      const one = yield* sendTurn(client, sessionId, { text: "one" }, "a")
+      const two = yield* sendTurn(client, sessionId, { payload: "two" }, "b")
 
-      const read = yield* readSession(owner, sessionId)
-      expect(read.status).toBe(200)
-      expect(read.json.session).toMatchObject({
+      const read = yield* readSession(client, sessionId)
+      expect(read.session).toMatchObject({
         id: sessionId,
         agentId,
         source: "draft",
         deploymentId: null,
         locale: "en",
         turn: 2,
-        state: two.json.state,
+        state: two.state,
         startedBy: { kind: "user", userId: owner.userId },
         endedAt: null
       })
-      const transcript = read.json.transcript as Array<any>
+      const transcript = read.transcript
       expect(transcript.map((entry) => [entry.role, entry.turn])).toEqual([
         ["bot", 0],
         ["user", 1],
@@ -385,58 +429,52 @@ layer(testServer(), { excludeTestServices: true })("runtime sessions", (it) => {
         ["user", 2],
         ["bot", 2]
       ])
-      expect(transcript[0]).toEqual({ role: "bot", turn: 0, messages: opening.json.messages, at: expect.any(String) })
+      // `at` is decoded as a UTC date-time: the answer held a valid one.
+      expect(transcript[0]).toEqual({ role: "bot", turn: 0, messages: opening.messages, at: expect.anything() })
       expect(transcript[1]).toEqual({
         role: "user",
         turn: 1,
         input: { text: "one" },
         idempotencyKey: "a",
-        at: expect.any(String)
+        at: expect.anything()
       })
-      expect(transcript[2]).toEqual({ role: "bot", turn: 1, messages: one.json.messages, at: expect.any(String) })
+      expect(transcript[2]).toEqual({ role: "bot", turn: 1, messages: one.messages, at: expect.anything() })
       expect(transcript[3]).toMatchObject({ role: "user", input: { payload: "two" }, idempotencyKey: "b" })
-      expect(transcript[4]).toMatchObject({ role: "bot", messages: two.json.messages })
-      expect(transcript[4].messages[0].text).toBe("You said: two")
-
-      // What the contract says it is: the typed client reads it back.
-      const client = yield* clientOf(owner)
-      const typed = yield* client.runtime.getSession({ path: { id: RuntimeSessionId.make(sessionId) } })
-      expect(typed.transcript).toHaveLength(5)
-      expect(typed.session.turn).toBe(2)
+      expect(transcript[4]).toMatchObject({ role: "bot", messages: two.messages })
+      expect(two.messages[0]).toMatchObject({ text: "You said: two" })
     }))
 
   it.effect("another workspace's session is not found, read or sent to, and does not move", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
+      const ours = yield* clientOf(owner)
       const sessionId = yield* echoSession(owner)
-      yield* sendTurn(owner, sessionId, { text: "mine" }, "k1")
+      yield* sendTurn(ours, sessionId, { text: "mine" }, "k1")
       const stranger = yield* signUp()
-      const read = yield* readSession(stranger, sessionId)
-      expect(read.status).toBe(404)
-      expect(read.json).toMatchObject({ _tag: "RuntimeSessionNotFound", sessionId })
-      const sent = yield* sendTurn(stranger, sessionId, { text: "theirs" }, "k2")
-      expect(sent.status).toBe(404)
-      expect(sent.json).toMatchObject({ _tag: "RuntimeSessionNotFound", sessionId })
+      const theirs = yield* clientOf(stranger)
+      const read = yield* failureOf(readSession(theirs, sessionId))
+      expect(read).toMatchObject({ _tag: "RuntimeSessionNotFound", sessionId })
+      const sent = yield* failureOf(sendTurn(theirs, sessionId, { text: "theirs" }, "k2"))
+      expect(sent).toMatchObject({ _tag: "RuntimeSessionNotFound", sessionId })
       // Naming the owner's workspace is not a way in either.
-      const named = yield* readSession({ ...stranger, workspaceId: owner.workspaceId }, sessionId)
-      expect(named.status).toBe(404)
-      expect(named.json._tag).toBe("WorkspaceNotFound")
-      expect((yield* userTurns(owner, sessionId)).map(([turn, key]) => [turn, key])).toEqual([[1, "k1"]])
+      const named = yield* failureOf(readSession(yield* clientOf(stranger, owner.workspaceId), sessionId))
+      expect(named._tag).toBe("WorkspaceNotFound")
+      expect((yield* userTurns(ours, sessionId)).map(([turn, key]) => [turn, key])).toEqual([[1, "k1"]])
       // An Assistant of another workspace is not found to start a session on.
       const agentId = yield* assistantWith(owner, echoFlow, "Mine")
-      const foreign = yield* startSession(stranger, { agentId })
-      expect(foreign.status).toBe(404)
-      expect(foreign.json).toMatchObject({ _tag: "AssistantNotFound", agentId })
+      const foreign = yield* failureOf(startSession(theirs, { agentId }))
+      expect(foreign).toMatchObject({ _tag: "AssistantNotFound", agentId })
     }))
 
   it.effect("a stranger who repeats the owner's key and body is not answered the owner's reply", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
       const sessionId = yield* echoSession(owner)
-      const mine = yield* sendTurn(owner, sessionId, { text: "my secret" }, "1")
-      expect(mine.status).toBe(200)
+      const mine = yield* sendTurn(yield* clientOf(owner), sessionId, { text: "my secret" }, "1")
+      expect(mine.turn).toBe(1)
       const stranger = yield* signUp()
-      const replayed = yield* sendTurn(stranger, sessionId, { text: "my secret" }, "1")
+      // Raw, a wire check: the whole text of the refusal, not only the fields the typed client decodes.
+      const replayed = yield* sendTurnRaw(stranger, sessionId, { text: "my secret" }, "1")
       expect([replayed.status, replayed.json._tag]).toEqual([404, "RuntimeSessionNotFound"])
       expect(replayed.text).not.toContain("my secret")
     }))
@@ -446,89 +484,88 @@ layer(testServer(), { excludeTestServices: true })("runtime sessions", (it) => {
       const owner = yield* signUp()
       const sessionId = yield* echoSession(owner)
       const stranger = yield* signUp()
-      const theirs = yield* sendTurn(stranger, sessionId, { text: "hello" }, "1")
-      expect(theirs.status).toBe(404)
-      const mine = yield* sendTurn(owner, sessionId, { text: "hello" }, "1")
-      expect([mine.status, mine.json._tag, mine.json.turn]).toEqual([200, undefined, 1])
+      const theirs = yield* failureOf(sendTurn(yield* clientOf(stranger), sessionId, { text: "hello" }, "1"))
+      expect(theirs._tag).toBe("RuntimeSessionNotFound")
+      const mine = yield* sendTurn(yield* clientOf(owner), sessionId, { text: "hello" }, "1")
+      expect(mine.turn).toBe(1)
     }))
 
   it.effect("a viewer reads sessions but may neither start one nor send a turn", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
       const agentId = yield* assistantWith(owner, echoFlow, "Echo")
-      const sessionId = (yield* startSession(owner, { agentId })).json.sessionId as string
-      const viewer = { ...(yield* join(owner, "viewer")), workspaceId: owner.workspaceId }
+      const sessionId = (yield* startSession(yield* clientOf(owner), { agentId })).sessionId
+      const viewer = yield* clientOf(yield* join(owner, "viewer"), owner.workspaceId)
 
-      const start = yield* startSession(viewer, { agentId })
-      expect(start.status).toBe(403)
-      expect(start.json).toMatchObject({ _tag: "Forbidden", capability: "runtime.simulate" })
-      const turn = yield* sendTurn(viewer, sessionId, { text: "hi" }, "v1")
-      expect(turn.status).toBe(403)
-      expect(turn.json).toMatchObject({ _tag: "Forbidden", capability: "runtime.simulate" })
+      const start = yield* failureOf(startSession(viewer, { agentId }))
+      expect(start).toMatchObject({ _tag: "Forbidden", capability: "runtime.simulate" })
+      const turn = yield* failureOf(sendTurn(viewer, sessionId, { text: "hi" }, "v1"))
+      expect(turn).toMatchObject({ _tag: "Forbidden", capability: "runtime.simulate" })
       const read = yield* readSession(viewer, sessionId)
-      expect(read.status).toBe(200)
-      expect(read.json.session.turn).toBe(0)
+      expect(read.session.turn).toBe(0)
 
       // An editor may.
-      const editor = { ...(yield* join(owner, "editor")), workspaceId: owner.workspaceId }
-      expect((yield* sendTurn(editor, sessionId, { text: "hi" }, "e1")).json.turn).toBe(1)
-      expect((yield* startSession(editor, { agentId })).status).toBe(201)
+      const editor = yield* clientOf(yield* join(owner, "editor"), owner.workspaceId)
+      expect((yield* sendTurn(editor, sessionId, { text: "hi" }, "e1")).turn).toBe(1)
+      expect((yield* startSession(editor, { agentId })).turn).toBe(0)
     }))
 
   it.effect("bodies are strict: unknown fields, both text and payload, or neither, are a 400 and change nothing", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
+      const client = yield* clientOf(owner)
       const agentId = yield* assistantWith(owner, echoFlow, "Echo")
-      const sessionId = (yield* startSession(owner, { agentId })).json.sessionId as string
+      const sessionId = (yield* startSession(client, { agentId })).sessionId
+      // Raw: bodies and a key the typed client refuses to send; the exact status and tag of the decode error.
       const starts = [
-        yield* startSession(owner, { agentId, colour: "red" }),
-        yield* startSession(owner, {}),
-        yield* startSession(owner, { agentId: "not-a-uuid" }),
-        yield* startSession(owner, { agentId, variables: { "not a name": 1 } })
+        yield* startSessionRaw(owner, { agentId, colour: "red" }),
+        yield* startSessionRaw(owner, {}),
+        yield* startSessionRaw(owner, { agentId: "not-a-uuid" }),
+        yield* startSessionRaw(owner, { agentId, variables: { "not a name": 1 } })
       ]
       expect(starts.map((res) => [res.status, res.json._tag])).toEqual(starts.map(() => [400, "HttpApiDecodeError"]))
       const turns = [
-        yield* sendTurn(owner, sessionId, { text: "hi", colour: "red" }, "x1"),
-        yield* sendTurn(owner, sessionId, { text: "hi", payload: "hi" }, "x2"),
-        yield* sendTurn(owner, sessionId, {}, "x3"),
-        yield* sendTurn(owner, sessionId, { text: "   " }, "x4"),
-        yield* sendTurn(owner, sessionId, { payload: "" }, "x5"),
-        yield* sendTurn(owner, sessionId, { text: "hi" }, "has space")
+        yield* sendTurnRaw(owner, sessionId, { text: "hi", colour: "red" }, "x1"),
+        yield* sendTurnRaw(owner, sessionId, { text: "hi", payload: "hi" }, "x2"),
+        yield* sendTurnRaw(owner, sessionId, {}, "x3"),
+        yield* sendTurnRaw(owner, sessionId, { text: "   " }, "x4"),
+        yield* sendTurnRaw(owner, sessionId, { payload: "" }, "x5"),
+        yield* sendTurnRaw(owner, sessionId, { text: "hi" }, "has space")
       ]
       expect(turns.map((res) => [res.status, res.json._tag])).toEqual(turns.map(() => [400, "HttpApiDecodeError"]))
-      expect((yield* readSession(owner, sessionId)).json.session.turn).toBe(0)
+      expect((yield* readSession(client, sessionId)).session.turn).toBe(0)
       // The keys of refused requests are still free.
-      expect((yield* sendTurn(owner, sessionId, { text: "hi" }, "x2")).json.turn).toBe(1)
+      expect((yield* sendTurn(client, sessionId, { text: "hi" }, "x2")).turn).toBe(1)
     }))
 
   it.effect("a draft that cannot run is a 422 with its findings; an unknown Assistant is a 404", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
+      const client = yield* clientOf(owner)
       const noStart = yield* assistantWith(owner, {
         nodes: [{ id: "hello", type: "message", position: at(0), data: { text: "Hi" } }],
         edges: []
       })
-      const refused = yield* startSession(owner, { agentId: noStart })
-      expect(refused.status).toBe(422)
-      expect(refused.json).toMatchObject({
+      const refused = yield* failureOf(startSession(client, { agentId: noStart }))
+      expect(refused).toMatchObject({
         _tag: "FlowNotRunnable",
         agentId: noStart,
         findings: [{ code: "missing-start", severity: "error" }]
       })
-      expect(refused.json.message).toContain("no start node")
+      expect(refused.message).toContain("no start node")
 
       const empty = yield* assistantWith(owner, { nodes: [], edges: [] }, "Empty")
-      expect((yield* startSession(owner, { agentId: empty })).json).toMatchObject({
+      expect(yield* failureOf(startSession(client, { agentId: empty }))).toMatchObject({
         _tag: "FlowNotRunnable",
         findings: [{ code: "missing-start" }]
       })
 
       const unknown = AssistantId.make("0190c7a0-0000-7000-8000-000000000000")
-      const missing = yield* startSession(owner, { agentId: unknown })
-      expect(missing.status).toBe(404)
-      expect(missing.json).toMatchObject({ _tag: "AssistantNotFound", agentId: unknown })
-      const unknownSession = yield* sendTurn(owner, "0190c7a0-0000-7000-8000-000000000001", { text: "hi" })
-      expect(unknownSession.status).toBe(404)
-      expect(unknownSession.json._tag).toBe("RuntimeSessionNotFound")
+      const missing = yield* failureOf(startSession(client, { agentId: unknown }))
+      expect(missing).toMatchObject({ _tag: "AssistantNotFound", agentId: unknown })
+      const unknownSession = yield* failureOf(
+        sendTurn(client, RuntimeSessionId.make("0190c7a0-0000-7000-8000-000000000001"), { text: "hi" })
+      )
+      expect(unknownSession._tag).toBe("RuntimeSessionNotFound")
     }))
 })

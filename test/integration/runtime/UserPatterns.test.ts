@@ -5,15 +5,25 @@
  * answers the longest messages a visitor may send at once, while liveness
  * keeps answering; a pattern Parley cannot run in linear time stops the
  * deployment (an analysis error with its node id) and an intent write (a
- * 400 naming the field).
+ * 400 naming the field). Through the typed client; raw for the liveness
+ * probe and the intent bodies the typed client would refuse to send.
  */
 import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { Duration, Effect, Fiber, Ref } from "effect"
+import { Duration, Effect, Fiber, Ref, Schema } from "effect"
+import { IntentCreate } from "../../../src/domain/assistants/Intent.js"
 import { as, post, signUp } from "../../support/Accounts.js"
-import { assistantWith, deploy, deployed, startPublic, turnPublic } from "../../support/Deployments.js"
+import {
+  assistantWithTyped,
+  deployedTyped,
+  deployTyped,
+  publicClientOf,
+  turnPublicTyped
+} from "../../support/Deployments.js"
 import { exchange } from "../../support/Http.js"
+import { clientOf } from "../../support/Members.js"
 import { testServer } from "../../support/TestServer.js"
+import { failureOf } from "../../support/TypedCaller.js"
 
 const at = (x: number) => ({ x, y: 0 })
 
@@ -71,10 +81,11 @@ layer(testServer(), { excludeTestServices: true })("user patterns", (it) => {
     () =>
       Effect.gen(function*() {
         const owner = yield* signUp()
-        const agentId = yield* assistantWith(owner, hostileFlow)
-        const page = yield* deployed(owner, agentId)
+        const agentId = yield* assistantWithTyped(owner, hostileFlow)
+        const page = yield* publicClientOf(yield* deployedTyped(owner, agentId))
 
-        // Liveness, asked every 50 ms while the turns run: the slowest answer is kept.
+        // Liveness, asked every 50 ms while the turns run: the slowest answer is kept. Raw, as an
+        // orchestrator's probe asks it (nothing but the status is read).
         const slowest = yield* Ref.make(0)
         const probes = yield* Ref.make(0)
         const liveness = yield* Effect.fork(
@@ -88,28 +99,25 @@ layer(testServer(), { excludeTestServices: true })("user patterns", (it) => {
           }))
         )
 
-        const opened = yield* startPublic(page)
-        expect(opened.status).toBe(201)
-        const sessionId = opened.json.sessionId as string
+        const sessionId = (yield* page.publicRuntime.startSession({ payload: {} })).sessionId
         const turn = (text: string, key: string) =>
           Effect.gen(function*() {
             const started = Date.now()
-            const answer = yield* turnPublic(page, sessionId, { text }, key)
-            expect(answer.status, answer.text).toBe(200)
-            return { json: answer.json, millis: Date.now() - started }
+            const answer = yield* turnPublicTyped(page, sessionId, { text }, key)
+            return { reply: answer, millis: Date.now() - started }
           })
 
         // Hundreds of a's that do not match: minutes for a backtracking engine.
         const short = yield* turn(`${"a".repeat(400)}b`, "short")
-        expect(short.json.messages).toMatchObject([{ type: "text", text: "Not a code.", nodeId: "ask_code" }])
+        expect(short.reply.messages).toMatchObject([{ type: "text", text: "Not a code.", nodeId: "ask_code" }])
         const long = yield* turn(`${"a".repeat(LONGEST - 1)}b`, "long")
-        expect(long.json.messages).toMatchObject([{ type: "text", text: "Not a code.", nodeId: "ask_code" }])
+        expect(long.reply.messages).toMatchObject([{ type: "text", text: "Not a code.", nodeId: "ask_code" }])
         // The same pattern matches what it should, whole.
         const valid = yield* turn("xaaaaaaaaaa", "valid")
-        expect(valid.json.messages).toMatchObject([{ type: "text", text: "Anything else?", nodeId: "ask_text" }])
+        expect(valid.reply.messages).toMatchObject([{ type: "text", text: "Anything else?", nodeId: "ask_text" }])
         // The longest message through the JSONata regex: no match, so the fallback ends it.
         const text = yield* turn(`${"a".repeat(LONGEST - 1)}!`, "text")
-        expect(text.json.messages).toMatchObject([{ type: "end", text: "Not matched.", nodeId: "no" }])
+        expect(text.reply.messages).toMatchObject([{ type: "end", text: "Not matched.", nodeId: "no" }])
 
         for (const { millis } of [short, long, valid, text]) expect(millis).toBeLessThan(5_000)
         yield* Fiber.interrupt(liveness)
@@ -124,11 +132,10 @@ layer(testServer(), { excludeTestServices: true })("user patterns", (it) => {
       const owner = yield* signUp()
       const lookahead = structuredClone(hostileFlow)
       lookahead.nodes[1]!.data.validation = { kind: "regex", pattern: "\\d+(?=€)" }
-      const agentId = yield* assistantWith(owner, lookahead)
-      const refused = yield* deploy(owner, agentId)
-      expect(refused.status).toBe(422)
-      expect(refused.json._tag).toBe("DeploymentRefused")
-      expect(refused.json.findings).toContainEqual(expect.objectContaining({
+      const agentId = yield* assistantWithTyped(owner, lookahead)
+      const refused = yield* failureOf(deployTyped(owner, agentId))
+      expect(refused._tag).toBe("DeploymentRefused")
+      expect(refused._tag === "DeploymentRefused" ? refused.findings : []).toContainEqual(expect.objectContaining({
         code: "invalid-pattern",
         severity: "error",
         nodeIds: ["ask_code"],
@@ -140,8 +147,9 @@ layer(testServer(), { excludeTestServices: true })("user patterns", (it) => {
   it.effect("an intent whose slot pattern Parley cannot run is a 400 naming the field; a runnable one is stored", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
-      const agentId = yield* assistantWith(owner, hostileFlow)
+      const agentId = yield* assistantWithTyped(owner, hostileFlow)
       const slot = (pattern: string) => ({ name: "ref", entity: { kind: "regex", pattern } })
+      // Raw: slot patterns the typed client's schema refuses to send; the decode error's status and issues.
       const refused = yield* post(`/v1/agents/${agentId}/intents`, {
         name: "track",
         utterances: ["track my order"],
@@ -156,14 +164,17 @@ layer(testServer(), { excludeTestServices: true })("user patterns", (it) => {
       }))
 
       // What was catastrophic before is a plain pattern now.
-      const created = yield* post(`/v1/agents/${agentId}/intents`, {
-        name: "track",
-        utterances: ["track my order"],
-        slots: [slot("(a+)+$")]
-      }, owner)
-      expect(created.status).toBe(201)
+      const created = yield* (yield* clientOf(owner)).assistants.createIntent({
+        path: { agent_id: agentId },
+        payload: Schema.decodeUnknownSync(IntentCreate)({
+          name: "track",
+          utterances: ["track my order"],
+          slots: [slot("(a+)+$")]
+        })
+      })
+      expect(created.slots).toMatchObject([slot("(a+)+$")])
       const patched = yield* exchange(as(
-        HttpClientRequest.patch(`/v1/agents/${agentId}/intents/${created.json.id}`).pipe(
+        HttpClientRequest.patch(`/v1/agents/${agentId}/intents/${created.id}`).pipe(
           HttpClientRequest.bodyUnsafeJson({ slots: [slot("(?<=#)\\d+")] })
         ),
         owner
