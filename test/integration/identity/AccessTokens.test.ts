@@ -2,7 +2,8 @@
  * Access tokens are verified strictly (ASVS V9): only EdDSA with a key of
  * Parley's own set, the right issuer, audience and type, and not expired; a
  * key named in the token's header is never used. The public keys at
- * `/.well-known/jwks.json` verify a real token.
+ * `/.well-known/jwks.json` verify a real token. Tokens are presented through
+ * the typed client; the key set is read raw, as published.
  */
 import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
@@ -14,16 +15,24 @@ import { SigningKeyRepo } from "../../../src/persistence/identity/SigningKeyRepo
 import { SigningKeys } from "../../../src/services/identity/SigningKeys.js"
 import { MasterKey } from "../../../src/services/MasterKey.js"
 import { SecretBox } from "../../../src/services/SecretBox.js"
-import { as, signUp } from "../../support/Accounts.js"
+import { signUp } from "../../support/Accounts.js"
 import { exchange } from "../../support/Http.js"
+import { clientWith } from "../../support/IdentityCalls.js"
 import { configFrom, TEST_MASTER_KEY, testServer } from "../../support/TestServer.js"
+import { failureOf } from "../../support/TypedCaller.js"
 
-const me = (token: string) => exchange(as(HttpClientRequest.get("/v1/auth/me"), { token }))
+/** `account.me` with a bare bearer token, from the account's address. */
+const me = (token: string, address: string) =>
+  Effect.flatMap(clientWith(token, address), (client) => client.account.me())
+
+/** The error `account.me` refused a token with. */
+const refusal = (token: string, address: string) => failureOf(me(token, address))
 
 layer(testServer(), { excludeTestServices: true })("access tokens", (it) => {
   it.effect("a token verifies with the published key set, and names the session", () =>
     Effect.gen(function*() {
       const account = yield* signUp()
+      // The key set as published (a decoded one would drop a private `d` before the check): raw.
       const jwks = yield* exchange(HttpClientRequest.get("/.well-known/jwks.json"))
       expect(jwks.status).toBe(200)
       expect(jwks.json.keys[0]).toMatchObject({ kty: "OKP", crv: "Ed25519", alg: "EdDSA", use: "sig" })
@@ -58,15 +67,20 @@ layer(testServer(), { excludeTestServices: true })("access tokens", (it) => {
       const expired = yield* sign((jwt) =>
         jwt.setIssuedAt(Math.floor(Date.now() / 1000) - 3600).setExpirationTime(Math.floor(Date.now() / 1000) - 1800)
       )
-      const expiredAnswer = yield* me(expired)
-      expect(expiredAnswer.status).toBe(401)
-      expect(expiredAnswer.json.message).toContain("expired")
-      expect((yield* me(yield* sign((jwt) => jwt.setAudience("someone-else")))).status).toBe(401)
-      expect((yield* me(yield* sign((jwt) => jwt.setIssuer("https://evil.example")))).status).toBe(401)
-      expect((yield* me(yield* sign((jwt) => jwt, { typ: "JWT" }))).status).toBe(401)
+      const { address } = account
+      const expiredAnswer = yield* refusal(expired, address)
+      expect(expiredAnswer._tag).toBe("Unauthenticated")
+      expect(expiredAnswer.message).toContain("expired")
+      expect((yield* refusal(yield* sign((jwt) => jwt.setAudience("someone-else")), address))._tag).toBe(
+        "Unauthenticated"
+      )
+      expect((yield* refusal(yield* sign((jwt) => jwt.setIssuer("https://evil.example")), address))._tag).toBe(
+        "Unauthenticated"
+      )
+      expect((yield* refusal(yield* sign((jwt) => jwt, { typ: "JWT" }), address))._tag).toBe("Unauthenticated")
       const unsigned = new UnsecuredJWT({ ...claims, sub: account.userId, aud: "parley", iss: DEFAULT_TOKEN_ISSUER })
         .setExpirationTime("15m").setIssuedAt().encode()
-      expect((yield* me(unsigned)).status).toBe(401)
+      expect((yield* refusal(unsigned, address))._tag).toBe("Unauthenticated")
       // A key of the attacker's, offered in the header (jwk) and as the signer: never trusted.
       const attacker = yield* Effect.promise(() => generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true }))
       const attackerJwk = yield* Effect.promise(() => exportJWK(attacker.publicKey))
@@ -78,13 +92,13 @@ layer(testServer(), { excludeTestServices: true })("access tokens", (it) => {
           )
           .sign(attacker.privateKey)
       )
-      expect((yield* me(forged)).status).toBe(401)
+      expect((yield* refusal(forged, address))._tag).toBe("Unauthenticated")
       // A flipped character in the payload breaks the signature.
       const [head, body, signature] = account.token.split(".")
       const tampered = `${head}.${body!.slice(0, -2)}${body!.slice(-2) === "AA" ? "AB" : "AA"}.${signature}`
-      expect((yield* me(tampered)).status).toBe(401)
+      expect((yield* refusal(tampered, address))._tag).toBe("Unauthenticated")
       // The genuine token still works.
-      expect((yield* me(account.token)).status).toBe(200)
+      expect((yield* me(account.token, address)).user.id).toBe(account.userId)
     }).pipe(Effect.provide(SigningKeysFromServer)))
 })
 

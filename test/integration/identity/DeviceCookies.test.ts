@@ -5,17 +5,22 @@
  * most the lock's window, while the rightful user's browser (its cookie from
  * an earlier sign-in) still signs in; a forged, tampered or other account's
  * cookie earns nothing; and a cookie that fails too often is locked out itself.
+ * Mostly wire checks (Set-Cookie attributes, Retry-After, forged cookie
+ * values), sent raw; sign-ins whose point is the answer go through the typed
+ * client with a cookie jar holding just the device cookie, as the raw ones send it.
  */
 import { Cookies, HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Duration, Effect, Option } from "effect"
+import { Duration, Effect, Option, Ref } from "effect"
 import * as Crypto from "node:crypto"
 import { DEVICE_COOKIE } from "../../../src/domain/identity/DeviceCookie.js"
 import { loginFailuresPerAccount, loginFailuresPerDevice } from "../../../src/services/identity/RateRules.js"
 import { as, freshAddress, PASSWORD, signUp } from "../../support/Accounts.js"
 import { exchange, postRaw } from "../../support/Http.js"
+import { loginPayload } from "../../support/IdentityCalls.js"
 import { testServer } from "../../support/TestServer.js"
+import { failureOf, typedCaller } from "../../support/TypedCaller.js"
 
 const WRONG = "not the password at all"
 
@@ -28,6 +33,19 @@ const login = (email: string, password: string, caller: { readonly address: stri
         : HttpClientRequest.setHeader("cookie", `${DEVICE_COOKIE}=${caller.device}`)
     )
   )
+
+/**
+ * The same login through the typed client: a browser at `address` whose cookie jar holds only the device
+ * cookie (if any). Answers the login's result and the jar, with what the answer set.
+ */
+const loginTyped = (email: string, password: string, caller: { readonly address: string; readonly device?: string }) =>
+  Effect.gen(function*() {
+    const jar = yield* Ref.make(
+      caller.device === undefined ? Cookies.empty : Cookies.unsafeSet(Cookies.empty, DEVICE_COOKIE, caller.device)
+    )
+    const client = yield* typedCaller({ address: caller.address, jar })
+    return { result: yield* client.auth.login({ payload: loginPayload(email, password) }), jar }
+  })
 
 /** The device cookie a successful login set (and a failed test if it set none). */
 const deviceCookieOf = (cookies: Cookies.Cookies) => Option.getOrThrow(Cookies.get(cookies, DEVICE_COOKIE))
@@ -82,6 +100,7 @@ layer(testServer(), { excludeTestServices: true })("device cookies", (it) => {
     Effect.gen(function*() {
       const account = yield* signUp()
       const home = freshAddress()
+      // Set-Cookie attributes, Retry-After headers and cookies not set are wire checks: raw.
       const first = yield* login(account.email, PASSWORD, { address: home })
       expect(first.status).toBe(200)
       const device = deviceCookieOf(first.cookies)
@@ -112,16 +131,15 @@ layer(testServer(), { excludeTestServices: true })("device cookies", (it) => {
       expect(Cookies.get(stranger.cookies, DEVICE_COOKIE)._tag).toBe("None")
 
       // The user's browser presents its device cookie and signs in, from home or from anywhere, and gets a new one.
-      const user = yield* login(account.email, PASSWORD, { address: home, device: device.value })
-      expect(user.status).toBe(200)
-      expect(user.json._tag).toBe("SignedIn")
-      const renewed = deviceCookieOf(user.cookies).value
+      const user = yield* loginTyped(account.email, PASSWORD, { address: home, device: device.value })
+      expect(user.result._tag).toBe("SignedIn")
+      const renewed = deviceCookieOf(yield* Ref.get(user.jar)).value
       expect(renewed).not.toBe(device.value)
-      const travelling = yield* login(account.email, PASSWORD, { address: freshAddress(), device: renewed })
-      expect(travelling.status).toBe(200)
+      const travelling = yield* loginTyped(account.email, PASSWORD, { address: freshAddress(), device: renewed })
+      expect(travelling.result._tag).toBe("SignedIn")
       // The cookie's typo is a plain wrong password, not a lockout.
-      const typo = yield* login(account.email, WRONG, { address: home, device: device.value })
-      expect(typo.status).toBe(401)
+      const typo = yield* failureOf(loginTyped(account.email, WRONG, { address: home, device: device.value }))
+      expect(typo._tag).toBe("InvalidCredentials")
     }))
 
   it.effect("a forged, tampered, another account's or malformed device cookie gives no exemption", () =>
@@ -135,6 +153,7 @@ layer(testServer(), { excludeTestServices: true })("device cookies", (it) => {
       yield* withCheapHash(victim.userId)
       yield* floodUntilLocked(victim.email, 2 * loginFailuresPerAccount.limit)
 
+      // Forged cookie values, and the genuine one for comparison, sent the same way: wire checks, raw.
       const flip = (text: string, at: number) => text.slice(0, at) + (text[at] === "A" ? "B" : "A") + text.slice(at + 1)
       const [version, userId, nonce, expiry, signature] = genuine.split(".") as [string, string, string, string, string]
       const forgeries = {
@@ -159,24 +178,24 @@ layer(testServer(), { excludeTestServices: true })("device cookies", (it) => {
   it.effect("a device cookie that fails too often is locked out itself, and only it", () =>
     Effect.gen(function*() {
       const account = yield* signUp()
-      const first = yield* login(account.email, PASSWORD, { address: freshAddress() })
-      const device = deviceCookieOf(first.cookies).value
-      const second = yield* login(account.email, PASSWORD, { address: freshAddress() })
-      const otherDevice = deviceCookieOf(second.cookies).value
+      const first = yield* loginTyped(account.email, PASSWORD, { address: freshAddress() })
+      const device = deviceCookieOf(yield* Ref.get(first.jar)).value
+      const second = yield* loginTyped(account.email, PASSWORD, { address: freshAddress() })
+      const otherDevice = deviceCookieOf(yield* Ref.get(second.jar)).value
       yield* withCheapHash(account.userId)
       // Someone at the browser guesses (from ever new addresses, so no per-address limit helps).
       for (let i = 0; i < loginFailuresPerDevice.limit; i++) {
-        const res = yield* login(account.email, WRONG, { address: attackerAddress(), device })
-        expect(res.status).toBe(401)
+        const res = yield* failureOf(loginTyped(account.email, WRONG, { address: attackerAddress(), device }))
+        expect(res._tag).toBe("InvalidCredentials")
       }
+      // The lock's Retry-After header is a wire check: raw.
       const lockedOut = yield* login(account.email, PASSWORD, { address: freshAddress(), device })
       expect(lockedOut.status).toBe(429)
       expect(lockedOut.json._tag).toBe("RateLimited")
       expect(Number(lockedOut.headers["retry-after"])).toBeLessThanOrEqual(windowSeconds(loginFailuresPerDevice))
       // The cookie's failures were its own: the account is not locked for others, nor for another device.
-      expect((yield* login(account.email, PASSWORD, { address: freshAddress(), device: otherDevice })).status).toBe(
-        200
-      )
-      expect((yield* login(account.email, PASSWORD, { address: freshAddress() })).status).toBe(200)
+      const other = yield* loginTyped(account.email, PASSWORD, { address: freshAddress(), device: otherDevice })
+      expect(other.result._tag).toBe("SignedIn")
+      expect((yield* loginTyped(account.email, PASSWORD, { address: freshAddress() })).result._tag).toBe("SignedIn")
     }))
 })

@@ -22,16 +22,19 @@ export const getJson = (account: TestAccount, url: string) => exchange(as(HttpCl
 
 export const newTarget = (name: string) => ({ kind: "new", name })
 
-/** `POST /imports/drawio` through the typed client: a new Assistant named `name`. */
-export const importDrawio = (account: TestAccount, xml: string, name: string) =>
-  Effect.flatMap(clientOf(account), (client) =>
+/**
+ * `POST /imports/drawio` through the typed client: a new Assistant named `name`
+ * (in `workspaceId` when given, else the account's first workspace).
+ */
+export const importDrawio = (account: TestAccount, xml: string, name: string, workspaceId?: string) =>
+  Effect.flatMap(clientOf(account, workspaceId), (client) =>
     client.imports.importDrawio({
       payload: Schema.decodeUnknownSync(DrawioImportRequest)({ xml, target: newTarget(name) })
     }))
 
-/** `POST /imports/source` (JSON: `content` or `files`) through the typed client. */
-export const importSource = (account: TestAccount, body: object) =>
-  Effect.flatMap(clientOf(account), (client) =>
+/** `POST /imports/source` (JSON: `content` or `files`) through the typed client, optionally in `workspaceId`. */
+export const importSource = (account: TestAccount, body: object, workspaceId?: string) =>
+  Effect.flatMap(clientOf(account, workspaceId), (client) =>
     "files" in body
       ? client.imports.importSource({ payload: Schema.decodeUnknownSync(MultiFileSourceImport)(body) })
       : client.imports.importSource({ payload: Schema.decodeUnknownSync(SingleSourceImport)(body) }))
