@@ -6,10 +6,8 @@
  * returned).
  */
 import { Schema } from "effect"
-import * as Crypto from "node:crypto"
 import { FlowNodeId } from "../assistants/FlowIds.js"
 import { IntentName } from "../assistants/Intent.js"
-import { canonicalJson } from "../CanonicalJson.js"
 import { JsonValue } from "../Json.js"
 import { TraceId } from "../Trace.js"
 import { BotMessage } from "./BotMessage.js"
@@ -34,10 +32,6 @@ export const TurnInput = Schema.Union(TextInput, PayloadInput).annotations({
   parseOptions: { onExcessProperty: "error" }
 })
 export type TurnInput = typeof TurnInput.Type
-
-/** The SHA-256 of a turn's body in canonical JSON: what makes "the same request" under one Idempotency-Key. */
-export const turnBodyHash = (input: TurnInput): string =>
-  Crypto.createHash("sha256").update(canonicalJson(input)).digest("hex")
 
 /** The bot's answer to a turn (or, as turn 0, the opening of a new session). */
 export const TurnReply = Schema.Struct({

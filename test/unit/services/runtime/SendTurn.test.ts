@@ -82,18 +82,19 @@ describe("sendTurn", () => {
       expect(calls()).toBe(3)
     }))
 
-  it.effect("releases a turn's message for its owner to read again while it stays unanswered, every 3 s", () =>
+  it.effect("releases a turn's message for its owner to read again at each re-ask while it stays unanswered", () =>
     Effect.gen(function*() {
       const { send } = scripted([Effect.never, Effect.never, Effect.never, Effect.never, Effect.succeed(reply)])
       let released = 0
       const fiber = yield* Effect.fork(sendTurn(sessionId, send, Effect.sync(() => released++)))
-      yield* TestClock.adjust("2 seconds")
+      // Each send waits ASK_AGAIN_AFTER (1.5 s) before the turn is asked for again.
+      yield* TestClock.adjust("1 second")
       expect(released).toBe(0)
-      yield* TestClock.adjust("2 seconds")
+      yield* TestClock.adjust("1 second")
       expect(released).toBe(1)
       yield* TestClock.adjust("10 seconds")
       expect(yield* fiber.await).toEqual(Exit.succeed(reply))
-      expect(released).toBe(2)
+      expect(released).toBe(4)
     }))
 
   it.effect("gives up after the delivery limit with a typed 503 that says to retry with the same key", () =>
