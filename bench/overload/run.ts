@@ -19,7 +19,9 @@
  *
  *   npm run bench:overload
  *
- * Shorter runs for development: OVERLOAD_SECONDS, REST_SECONDS and
+ * OVERLOAD_NODE_FLAGS adds Node flags to every node of the run (to try the
+ * collector's sizes, say); OVERLOAD_SKIP_EFFECT_SCHEDULER=1 leaves out the
+ * third node. Shorter runs for development: OVERLOAD_SECONDS, REST_SECONDS and
  * SWEEP_SECONDS override the durations. PARLEY_MAX_TURNS_IN_FLIGHT and
  * PARLEY_MAX_REQUESTS_IN_FLIGHT, when set, replace the defaults on the nodes
  * with admission control (to size the bounds for a machine).
@@ -53,7 +55,8 @@ const OFFERED = 2
 const probe = fileURLToPath(new URL("./MemoryProbe.ts", import.meta.url))
 const NODE_ENV = {
   ...benchNodeEnv(),
-  NODE_OPTIONS: `--expose-gc --import tsx --import ${probe}`
+  // OVERLOAD_NODE_FLAGS: more Node flags for every node of the run (e.g. the collector's sizes), to try them.
+  NODE_OPTIONS: `--expose-gc --import tsx --import ${probe} ${process.env.OVERLOAD_NODE_FLAGS ?? ""}`.trim()
 }
 
 /** Bounds to try instead of the defaults (for sizing them), from the benchmark's own environment. */
@@ -410,13 +413,16 @@ const main = Effect.gen(function*() {
   )
   const baseline = yield* phase(CONFIGS[0], undefined)
   const admitted = yield* phase(CONFIGS[1], baseline.offered)
-  const effectScheduler = yield* phase(CONFIGS[2], baseline.offered)
+  // OVERLOAD_SKIP_EFFECT_SCHEDULER=1 leaves out the third node (a shorter run).
+  const effectScheduler = process.env.OVERLOAD_SKIP_EFFECT_SCHEDULER === "1"
+    ? undefined
+    : yield* phase(CONFIGS[2], baseline.offered)
   const offered = baseline.offered
   const peak = offered / OFFERED
 
   report(baseline.phase, peak, offered)
   const result = report(admitted.phase, peak, offered)
-  report(effectScheduler.phase, peak, offered)
+  if (effectScheduler !== undefined) report(effectScheduler.phase, peak, offered)
 
   const rejectedP99 = percentile(result.overloaded.map((s) => s.millis), 99)
   const rss = admitted.phase.rssAfter / admitted.phase.rssBefore

@@ -22,6 +22,14 @@
   var title = options.title || "Chat"
   var storeKey = "parley.v1." + token.slice(-12)
   var RETRIES = 6
+  /**
+   * How long one attempt may go unanswered before it is given up and sent again
+   * with the same key: a request that reached a node which then froze is never
+   * answered by it, while the node's conversations move to others within seconds.
+   * Past the server's own answer to a turn that is still running (25 s, "retry
+   * with the same key"), so a slow turn is not sent twice for nothing.
+   */
+  var ATTEMPT_TIMEOUT_MS = 30000
 
   var store = {
     get(name) {
@@ -304,13 +312,20 @@
     if (body !== undefined) headers["content-type"] = "application/json"
     if (key) headers["idempotency-key"] = key
     var attempt = function(n) {
+      var controller = typeof AbortController === "function" ? new AbortController() : undefined
+      var timer = controller && setTimeout(function() {
+        controller.abort()
+      }, ATTEMPT_TIMEOUT_MS)
       return fetch(apiBase + path, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
         mode: "cors",
         credentials: "omit",
-        cache: "no-store"
+        cache: "no-store",
+        signal: controller && controller.signal
+      }).finally(function() {
+        clearTimeout(timer)
       }).then(function(response) {
         return response.text().then(function(text) {
           var json = null

@@ -350,4 +350,40 @@ layer(testServer(), { excludeTestServices: true, timeout: "120 seconds" })("the 
         expect(await input.isDisabled()).toBe(false)
       })
     }), 120_000)
+
+  it.scoped(
+    "a turn its node never answers (the node froze) is sent again with the same key after 30 s",
+    () =>
+      Effect.gen(function*() {
+        const { shop } = yield* shopWithChat()
+        const context = yield* chromiumContext
+        const page = yield* Effect.promise(() => context.newPage())
+        const turnKeys: Array<string> = []
+        yield* Effect.promise(async () => {
+          // The page's timers are the test's to move (time otherwise flows as usual).
+          await page.clock.install()
+          await page.route("**/v1/public/runtime/sessions/*/turns", async (route) => {
+            const request = route.request()
+            if (request.method() !== "POST") return route.continue()
+            turnKeys.push(request.headers()["idempotency-key"] ?? "none")
+            // The first attempt reached a node that then froze: no answer ever comes back.
+            if (turnKeys.length === 1) return
+            return route.continue()
+          })
+          await page.goto(`${shop}/`)
+          await page.getByRole("button", { name: "Open chat: Bookshop help" }).click()
+          await page.getByRole("button", { name: "Orders" }).click()
+          await expect.poll(() => turnKeys.length).toBe(1)
+          // A slow turn is not sent twice: nothing before the attempt's 30 s.
+          await page.clock.fastForward(29_000)
+          await new Promise((resolve) => setTimeout(resolve, 500))
+          expect(turnKeys).toHaveLength(1)
+          await page.clock.fastForward(2_000)
+          await page.getByText("What is your name?").waitFor()
+        })
+        expect(turnKeys).toHaveLength(2)
+        expect(turnKeys[1]).toBe(turnKeys[0])
+      }),
+    120_000
+  )
 })
