@@ -22,13 +22,7 @@
   var title = options.title || "Chat"
   var storeKey = "parley.v1." + token.slice(-12)
   var RETRIES = 6
-  /**
-   * How long one attempt may go unanswered before it is given up and sent again
-   * with the same key: a request that reached a node which then froze is never
-   * answered by it, while the node's conversations move to others within seconds.
-   * Past the server's own answer to a turn that is still running (25 s, "retry
-   * with the same key"), so a slow turn is not sent twice for nothing.
-   */
+  // An attempt unanswered this long (its node froze) is sent again; a slow turn is answered by 25 s.
   var ATTEMPT_TIMEOUT_MS = 30000
 
   var store = {
@@ -66,7 +60,7 @@
     })
   }
 
-  // ---- the DOM -------------------------------------------------------------
+  // ---- the DOM
 
   var el = function(tag, attributes, children) {
     var node = document.createElement(tag)
@@ -172,7 +166,7 @@
   root.appendChild(launcher)
   root.appendChild(panel)
 
-  // ---- the conversation ------------------------------------------------------
+  // ---- the conversation
 
   var sessionId = store.get("session")
   var started = false
@@ -289,7 +283,7 @@
     start()
   }
 
-  // ---- the public runtime ------------------------------------------------------
+  // ---- the public runtime
 
   var explain = function(response, body) {
     var tag = body && body._tag
@@ -312,8 +306,8 @@
     if (body !== undefined) headers["content-type"] = "application/json"
     if (key) headers["idempotency-key"] = key
     var attempt = function(n) {
-      var controller = typeof AbortController === "function" ? new AbortController() : undefined
-      var timer = controller && setTimeout(function() {
+      var controller = new AbortController()
+      var timer = setTimeout(function() {
         controller.abort()
       }, ATTEMPT_TIMEOUT_MS)
       return fetch(apiBase + path, {
@@ -323,7 +317,7 @@
         mode: "cors",
         credentials: "omit",
         cache: "no-store",
-        signal: controller && controller.signal
+        signal: controller.signal
       }).finally(function() {
         clearTimeout(timer)
       }).then(function(response) {
@@ -500,7 +494,7 @@
     )
   }
 
-  // ---- opening, closing, keys ------------------------------------------------------
+  // ---- opening, closing, keys
 
   var open = function(focus) {
     panel.hidden = false
