@@ -19,6 +19,7 @@ import { IdentityLive } from "./services/identity/IdentityLive.js"
 import { ImportsLive } from "./services/imports/ImportsLive.js"
 import { Readiness } from "./services/Readiness.js"
 import { RuntimeLive } from "./services/runtime/RuntimeLive.js"
+import { WorkspaceAdminLive } from "./services/workspace/WorkspaceAdminLive.js"
 import { version } from "./Version.js"
 
 const RecordStart = Layer.effectDiscard(
@@ -37,6 +38,7 @@ export const ParleyLive = Layer.mergeAll(HttpAppLive, RecordStart).pipe(
   Layer.provide(DeploymentsLive),
   Layer.provide(ImportsLive),
   Layer.provide(AssistantsLive),
+  Layer.provide(WorkspaceAdminLive),
   Layer.provide([Readiness.Default, MetricsExposition.Default, IdentityLive]),
   // One instance for the node: the HTTP gate, the turns gate and readiness share its counts.
   Layer.provide(Admission.Default),
