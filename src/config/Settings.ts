@@ -3,7 +3,10 @@
  * description. Layers read the ones they need; the README's configuration
  * table lists exactly these (a test holds the two together).
  */
-import { Config, ConfigError, Duration, Either, LogLevel, Option, Redacted } from "effect"
+import { Config, ConfigError, Duration, Either, LogLevel, Option, ParseResult, Redacted, Schema } from "effect"
+import { Email } from "../domain/identity/Email.js"
+import { AiPriceTable, defaultAiPrices } from "../domain/workspace/AiPrices.js"
+import { communityPlan, ConfiguredPlan } from "../domain/workspace/BillingPlan.js"
 
 /**
  * A text setting, absent when unset **or blank**. Orchestrators write `NAME=`
@@ -322,6 +325,60 @@ export const SchedulerSlice = Config.duration("PARLEY_SCHEDULER_SLICE").pipe(
   Config.withDescription("How long fibers may run before the node reads its sockets again (0: Effect's scheduler)")
 )
 
+/** How often a node adds the usage it counted in memory (AI tokens) to the database; a crash loses at most this much. */
+export const UsageFlushInterval = Config.duration("PARLEY_USAGE_FLUSH_INTERVAL").pipe(
+  Config.withDefault(Duration.seconds(5)),
+  Config.validate({
+    message: "Expected 100 milliseconds to 5 minutes",
+    validation: (interval) =>
+      Duration.between(interval, { minimum: Duration.millis(100), maximum: Duration.minutes(5) })
+  }),
+  Config.withDescription("How often each node writes the AI-token usage it counted in memory, e.g. '5 seconds'")
+)
+
+/** A JSON setting decoded by a schema; a malformed one is refused at start, by name. */
+const jsonSetting = <A, I>(name: string, schema: Schema.Schema<A, I>) =>
+  optionalText(name).pipe(
+    Config.mapOrFail(Option.match({
+      onNone: () => Either.right(Option.none<A>()),
+      onSome: (text) =>
+        Either.mapBoth(Schema.decodeUnknownEither(Schema.parseJson(schema))(text), {
+          onLeft: (error) => ConfigError.InvalidData([name], ParseResult.TreeFormatter.formatErrorSync(error)),
+          onRight: Option.some
+        })
+    }))
+  )
+
+/** LLM list prices per million tokens, over the built-in ones (`domain/workspace/AiPrices.ts`). */
+export const AiPrices = jsonSetting("PARLEY_AI_PRICES", AiPriceTable).pipe(
+  Config.map(Option.match({
+    onNone: () => defaultAiPrices,
+    onSome: (prices) => ({ ...defaultAiPrices, ...prices })
+  })),
+  Config.withDescription(
+    "JSON {\"provider/model\": {\"inputPerMillion\": 2.5, \"outputPerMillion\": 10}} adding to the built-in prices"
+  )
+)
+
+/** The plan every workspace of the installation is on; unset: the self-hosted `community` plan, unlimited. */
+export const Plan = jsonSetting("PARLEY_PLAN", ConfiguredPlan).pipe(
+  Config.map(Option.getOrElse(() => communityPlan)),
+  Config.withDescription("JSON plan (key, name, status, provider, entitlements, renewal); unset: community, unlimited")
+)
+
+/** Where lead-form submissions are mailed; unset: they are only stored. */
+export const LeadsTo = optionalText("PARLEY_LEADS_TO").pipe(
+  Config.mapOrFail(Option.match({
+    onNone: () => Either.right(Option.none<string>()),
+    onSome: (text) =>
+      Either.mapBoth(Schema.decodeEither(Email)(text), {
+        onLeft: () => ConfigError.InvalidData(["PARLEY_LEADS_TO"], `Expected an email address, not "${text}"`),
+        onRight: Option.some
+      })
+  })),
+  Config.withDescription("Address that receives demo and contact-sales requests from POST /v1/leads")
+)
+
 /** Every environment variable Parley reads, for the README check. */
 export const environmentVariables = [
   "PORT",
@@ -359,5 +416,9 @@ export const environmentVariables = [
   "PARLEY_ENTITY_IDLE_TIME",
   "PARLEY_TURN_TIME_LIMIT",
   "PARLEY_TURN_ATTEMPTS",
+  "PARLEY_USAGE_FLUSH_INTERVAL",
+  "PARLEY_AI_PRICES",
+  "PARLEY_PLAN",
+  "PARLEY_LEADS_TO",
   "OTEL_EXPORTER_OTLP_ENDPOINT"
 ] as const

@@ -3,5 +3,6 @@
  * agent settings and LLM providers, usage, leads and error reports.
  */
 import { Layer } from "effect"
+import { UsageMeter } from "./UsageMeter.js"
 
-export const WorkspaceAdminLive = Layer.empty
+export const WorkspaceAdminLive = Layer.mergeAll(UsageMeter.Default)
