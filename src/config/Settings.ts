@@ -379,6 +379,39 @@ export const LeadsTo = optionalText("PARLEY_LEADS_TO").pipe(
   Config.withDescription("Address that receives demo and contact-sales requests from POST /v1/leads")
 )
 
+/** When a provider connection's circuit opens, and for how long (see `domain/llm/CircuitBreaker.ts`). */
+export const LlmBreakerPolicy = Config.all({
+  failureThreshold: Config.integer("PARLEY_LLM_BREAKER_FAILURES").pipe(
+    Config.withDefault(5),
+    Config.validate({ message: "Expected 1 to 1000", validation: (n) => n >= 1 && n <= 1000 }),
+    Config.withDescription(
+      "Consecutive failures (time-outs, 5xx, 429, unreachable) after which a node stops calling an LLM connection"
+    )
+  ),
+  coolDownMs: Config.duration("PARLEY_LLM_BREAKER_COOLDOWN").pipe(
+    Config.withDefault(Duration.seconds(30)),
+    Config.map(Duration.toMillis),
+    Config.withDescription(
+      "How long an LLM connection's open circuit stays open before one probe call, e.g. '30 seconds'"
+    )
+  )
+})
+
+/**
+ * A file of recorded LLM exchanges: with `record`, every provider call goes
+ * out and is appended to it; with `replay`, calls are answered from it byte
+ * for byte and an unrecorded one fails. Unset: calls go out.
+ */
+export const LlmCassette = Config.all({
+  path: optionalText("PARLEY_LLM_CASSETTE").pipe(
+    Config.withDescription("File of recorded LLM HTTP exchanges (JSON lines) to record to or replay from; unset: none")
+  ),
+  mode: Config.literal("record", "replay")("PARLEY_LLM_CASSETTE_MODE").pipe(
+    Config.withDefault("replay" as const),
+    Config.withDescription("record | replay: what Parley does with PARLEY_LLM_CASSETTE")
+  )
+})
+
 /** Every environment variable Parley reads, for the README check. */
 export const environmentVariables = [
   "PORT",
@@ -416,6 +449,10 @@ export const environmentVariables = [
   "PARLEY_ENTITY_IDLE_TIME",
   "PARLEY_TURN_TIME_LIMIT",
   "PARLEY_TURN_ATTEMPTS",
+  "PARLEY_LLM_BREAKER_FAILURES",
+  "PARLEY_LLM_BREAKER_COOLDOWN",
+  "PARLEY_LLM_CASSETTE",
+  "PARLEY_LLM_CASSETTE_MODE",
   "PARLEY_USAGE_FLUSH_INTERVAL",
   "PARLEY_AI_PRICES",
   "PARLEY_PLAN",

@@ -15,7 +15,12 @@ export const LlmConnectionTestRequest = Schema.Struct({
   prompt: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2000)))
 }).annotations({ identifier: "LlmConnectionTestRequest", parseOptions: { onExcessProperty: "error" } })
 
-/** Why a round trip failed, as far as the provider's answer tells. */
+/**
+ * Why a round trip failed, as far as the provider's answer tells; and, before
+ * any answer, a host name that does not resolve, a TLS handshake that fails,
+ * an address the outbound rule refuses (loopback, private, metadata: the SSRF
+ * rule of HTTP tools), or a provider Parley cannot call.
+ */
 export const LlmFailureKind = Schema.Literal(
   "authentication",
   "model-not-found",
@@ -24,6 +29,10 @@ export const LlmFailureKind = Schema.Literal(
   "bad-request",
   "timeout",
   "network",
+  "host-not-found",
+  "tls",
+  "outbound-refused",
+  "unsupported",
   "provider-error"
 )
 export type LlmFailureKind = typeof LlmFailureKind.Type
