@@ -68,6 +68,18 @@ export const MasterKey = optionalSecret("PARLEY_MASTER_KEY").pipe(
   )
 )
 
+/**
+ * Master keys still accepted for reading while secrets move to a new
+ * `PARLEY_MASTER_KEY` (`parley secrets rotate-master-key`); nothing is
+ * written under them.
+ */
+export const MasterKeyPrevious = optionalSecret("PARLEY_MASTER_KEY_PREVIOUS").pipe(
+  Config.withDescription(
+    "Previous master keys, comma-separated base64, still accepted for reading during a master-key rotation " +
+      "(new values are written under PARLEY_MASTER_KEY; see docs/SECRETS.md)"
+  )
+)
+
 /** Where users reach this deployment: links in mails and embed snippets are built from it. */
 export const PublicUrl = Config.all([optionalText("PARLEY_PUBLIC_URL"), Port]).pipe(
   // Unset, it follows the port: a node started on another port mails links and hands out snippets that reach it.
@@ -422,6 +434,7 @@ export const environmentVariables = [
   "PARLEY_DB_POOL_MAX",
   "METRICS_TOKEN",
   "PARLEY_MASTER_KEY",
+  "PARLEY_MASTER_KEY_PREVIOUS",
   "PARLEY_PUBLIC_URL",
   "PARLEY_MAIL_LINK_URL",
   "PARLEY_TRUSTED_PROXY_HOPS",

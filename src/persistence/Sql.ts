@@ -21,6 +21,7 @@ import migration0006 from "./migrations/0006_imports.js"
 import migration0007 from "./migrations/0007_deployments.js"
 import migration0008 from "./migrations/0008_turn_failures.js"
 import migration0009 from "./migrations/0009_automatic_nlu_threshold.js"
+import migration0010 from "./migrations/0010_vault.js"
 import migration0013 from "./migrations/0013_workspace_admin.js"
 import * as PgliteClient from "./PgliteClient.js"
 
@@ -35,6 +36,7 @@ export const migrations = {
   "0007_deployments": migration0007,
   "0008_turn_failures": migration0008,
   "0009_automatic_nlu_threshold": migration0009,
+  "0010_vault": migration0010,
   "0013_workspace_admin": migration0013
 } as const
 

@@ -29,16 +29,23 @@ export const SecretValue = Schema.Redacted(
 /** The shortest value whose last characters are shown in its hint. */
 export const HINT_MIN_LENGTH = 16
 
-/** The masked hint of a value: `••••` and its last 4 characters, or none for values under 16 characters. */
-export const maskedHint = (value: string): string | null =>
-  value.length >= HINT_MIN_LENGTH ? `••••${value.slice(-4)}` : null
+/**
+ * The masked hint of a value: `••••` and its last 4 characters, or none for
+ * values under 16 characters (counted in code points, so a hint never holds
+ * half of a character).
+ */
+export const maskedHint = (value: string): string | null => {
+  const characters = Array.from(value)
+  return characters.length >= HINT_MIN_LENGTH ? `••••${characters.slice(-4).join("")}` : null
+}
 
 const Description = Schema.String.pipe(Schema.maxLength(500))
 
 /**
  * A credential in the workspace vault. The value is encrypted with its own
- * data key (AES-256-GCM), which the master key wraps; only the name, version,
- * masked hint and usage ever leave the server.
+ * data key (AES-256-GCM), which the master key wraps (stored apart, in
+ * `secret_versions`); only the name, version, masked hint and usage ever
+ * leave the server.
  */
 export class Secret extends Model.Class<Secret>("Secret")({
   id: Model.Generated(SecretId),
@@ -47,13 +54,7 @@ export class Secret extends Model.Class<Secret>("Secret")({
   name: SecretName,
   description: Schema.optionalWith(Description, { default: () => "" }),
   version: Model.FieldExcept("jsonCreate", "jsonUpdate")(SecretVersion),
-  maskedHint: Model.FieldExcept("jsonCreate", "jsonUpdate")(Schema.NullOr(Schema.String.pipe(Schema.maxLength(8)))),
-  /** The nonce, the AES-256-GCM ciphertext of the value and its tag. */
-  ciphertext: Model.Sensitive(Schema.Uint8ArrayFromSelf),
-  /** The data key, wrapped by the master key. */
-  wrappedKey: Model.Sensitive(Schema.Uint8ArrayFromSelf),
-  /** Which master key wrapped the data key, so a master-key rotation can re-wrap. */
-  masterKeyId: Model.FieldOnly("select", "insert", "update")(Schema.String),
+  maskedHint: Model.FieldExcept("jsonCreate", "jsonUpdate")(Schema.NullOr(Schema.String.pipe(Schema.maxLength(12)))),
   createdBy: Model.FieldExcept("jsonCreate", "jsonUpdate")(Actor),
   /** Who rotated the value last (the creator until then). */
   updatedBy: Model.FieldExcept("jsonCreate", "jsonUpdate")(Actor),
@@ -67,7 +68,9 @@ export class Secret extends Model.Class<Secret>("Secret")({
     json: Schema.NullOr(Schema.DateTimeUtc)
   }),
   /** What last resolved the value; null when never. */
-  lastUsedBy: Model.FieldExcept("jsonCreate", "jsonUpdate")(Schema.NullOr(ResourceRef))
+  lastUsedBy: Model.FieldExcept("jsonCreate", "jsonUpdate")(Schema.NullOr(ResourceRef)),
+  /** How many times tools, agents, channels or settings resolved the value. */
+  useCount: Model.FieldExcept("jsonCreate", "jsonUpdate")(Schema.Number.pipe(Schema.int(), Schema.nonNegative()))
 }) {}
 
 /** A new secret: its name, an optional description and the value (write-only); unknown fields are refused. */

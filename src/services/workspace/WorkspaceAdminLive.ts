@@ -4,5 +4,9 @@
  */
 import { Layer } from "effect"
 import { UsageMeter } from "./UsageMeter.js"
+import { VaultLive } from "./VaultLive.js"
 
-export const WorkspaceAdminLive = Layer.mergeAll(UsageMeter.Default)
+export const WorkspaceAdminLive = Layer.mergeAll(UsageMeter.Default).pipe(
+  // Below the others: the tools and the settings read values and record references through its ports.
+  Layer.provideMerge(VaultLive)
+)
