@@ -1,8 +1,9 @@
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import type { FieldProblem } from "../FieldProblem.js"
 import { Actor } from "../identity/Actor.js"
 import { WorkspaceId } from "../identity/Ids.js"
-import { LlmConnection } from "./LlmConnection.js"
+import { connectionProblems, LlmConnection } from "./LlmConnection.js"
 
 /**
  * The workspace's LLM for AI agents, `ai` flow nodes and `llm` workflow nodes
@@ -27,3 +28,27 @@ export const AgentLlmSettingsPatch = Schema.Struct({
   primary: Schema.optional(Schema.NullOr(LlmConnection)),
   fallback: Schema.optional(Schema.NullOr(LlmConnection))
 }).annotations({ identifier: "AgentLlmSettingsPatch", parseOptions: { onExcessProperty: "error" } })
+
+/** The problems of a connection, each under its dotted field (`primary.baseUrl`). */
+export const problemsOf = (connection: LlmConnection | null, at: string): ReadonlyArray<FieldProblem> =>
+  connection === null
+    ? []
+    : connectionProblems(connection).map((problem) => ({ field: `${at}.${problem.field}`, message: problem.message }))
+
+const sameEndpoint = (a: LlmConnection, b: LlmConnection) =>
+  a.provider === b.provider && a.baseUrl === b.baseUrl && a.model === b.model
+
+/**
+ * What is wrong with settings about to be saved: each connection's own rules,
+ * and a fallback that is the primary again (it would fail when the primary does).
+ */
+export const settingsProblems = (
+  primary: LlmConnection | null,
+  fallback: LlmConnection | null
+): ReadonlyArray<FieldProblem> => [
+  ...problemsOf(primary, "primary"),
+  ...problemsOf(fallback, "fallback"),
+  ...(primary !== null && fallback !== null && sameEndpoint(primary, fallback)
+    ? [{ field: "fallback", message: "the fallback is the primary's provider, endpoint and model again" }]
+    : [])
+]

@@ -54,3 +54,44 @@ export const LlmConnection = Schema.Struct({
   requestTimeoutSeconds: Schema.optionalWith(LlmTimeoutSeconds, { default: () => 60 })
 }).annotations({ identifier: "LlmConnection" })
 export type LlmConnection = typeof LlmConnection.Type
+
+/** A rule a connection breaks, by the field it concerns. */
+export interface ConnectionProblem {
+  readonly field: keyof LlmConnection
+  readonly message: string
+}
+
+/** The providers that refuse a call without an API key. */
+const needsKey: ReadonlySet<LlmProvider> = new Set(["openai", "anthropic", "google"])
+
+/**
+ * The rules across a connection's fields: `openai-compatible` needs a base
+ * URL; `openai`, `anthropic` and `google` need a key (`hasKey`: a vault
+ * secret named, or the environment's key); `offline` takes neither; a base URL
+ * carries no query or fragment (the provider's paths are appended to it).
+ */
+export const connectionProblems = (
+  connection: LlmConnection,
+  hasKey: boolean = connection.apiKeySecret !== null
+): ReadonlyArray<ConnectionProblem> => {
+  const problems: Array<ConnectionProblem> = []
+  const { baseUrl, provider } = connection
+  if (provider === "openai-compatible" && baseUrl === null) {
+    problems.push({ field: "baseUrl", message: "an openai-compatible provider needs the base URL of its API" })
+  }
+  if (needsKey.has(provider) && !hasKey) {
+    problems.push({ field: "apiKeySecret", message: `${provider} needs an API key: name the vault secret holding it` })
+  }
+  if (provider === "offline" && baseUrl !== null) {
+    problems.push({ field: "baseUrl", message: "the offline provider calls no endpoint: leave the base URL out" })
+  }
+  if (provider === "offline" && hasKey) {
+    problems.push({ field: "apiKeySecret", message: "the offline provider needs no API key: leave it out" })
+  }
+  if (baseUrl !== null && !URL.canParse(baseUrl)) {
+    problems.push({ field: "baseUrl", message: "not a URL" })
+  } else if (baseUrl !== null && (new URL(baseUrl).search !== "" || new URL(baseUrl).hash !== "")) {
+    problems.push({ field: "baseUrl", message: "a base URL has no query or fragment: the API's paths are added to it" })
+  }
+  return problems
+}

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { LlmBaseUrl, LlmModelName, LlmProvider } from "./LlmConnection.js"
+import { LlmBaseUrl, type LlmConnection, LlmModelName, LlmProvider } from "./LlmConnection.js"
 
 /** Where the LLM in force was configured: the workspace's settings, the server's environment, or Parley's default. */
 export const LlmSettingSource = Schema.Literal("workspace", "environment", "default")
@@ -21,3 +21,28 @@ export const LlmInfo = Schema.Struct({
   fallback: Schema.NullOr(ResolvedLlm)
 }).annotations({ identifier: "LlmInfo" })
 export type LlmInfo = typeof LlmInfo.Type
+
+/** Parley's own default when neither the workspace nor the server sets an LLM: the offline provider, no key, no network. */
+export const defaultLlmConnection: LlmConnection = {
+  provider: "offline",
+  baseUrl: null,
+  model: "parley-offline",
+  apiKeySecret: null,
+  temperature: 0.3,
+  maxOutputTokens: 1024,
+  requestTimeoutSeconds: 60
+}
+
+/**
+ * The connection in force: the workspace's own, else the server's
+ * environment's, else Parley's default, with where it came from.
+ */
+export const connectionInForce = (
+  workspace: LlmConnection | null,
+  environment: LlmConnection | null
+): { readonly connection: LlmConnection; readonly source: LlmSettingSource } =>
+  workspace !== null
+    ? { connection: workspace, source: "workspace" }
+    : environment !== null
+    ? { connection: environment, source: "environment" }
+    : { connection: defaultLlmConnection, source: "default" }

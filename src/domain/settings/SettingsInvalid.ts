@@ -12,3 +12,7 @@ export class SettingsInvalid extends Schema.TaggedError<SettingsInvalid>()(
   { problems: Schema.Array(FieldProblem), message: Schema.String },
   HttpApiSchema.annotations({ status: 400 })
 ) {}
+
+/** The 400 for settings that break these rules, its message listing each field with its problem. */
+export const settingsInvalid = (problems: ReadonlyArray<FieldProblem>) =>
+  new SettingsInvalid({ problems, message: problems.map((p) => `${p.field}: ${p.message}`).join("; ") })
