@@ -30,6 +30,7 @@ import { ChannelSignatureNotBuilt, IngressSignatureNotBuilt } from "./middleware
 import { type GroupName, notImplementedGroup, type ProtocolCheck } from "./NotImplementedHttp.js"
 import { PublicRuntimeHttpLive } from "./runtime/PublicRuntimeHttp.js"
 import { RuntimeHttpLive } from "./runtime/RuntimeHttp.js"
+import { SecretsHttpLive } from "./workspace/SecretsHttp.js"
 
 /** The groups whose area is not built yet: each of their routes answers 501 naming itself. */
 export const notBuiltGroups = [
@@ -50,7 +51,6 @@ export const notBuiltGroups = [
   "publicChains",
   "usage",
   "workspaceTools",
-  "secrets",
   "agentSettings",
   "workspaceModels",
   "leads",
@@ -87,6 +87,7 @@ const Groups = Layer.mergeAll(
   DeploymentsHttpLive,
   PublicRuntimeHttpLive,
   AssistantAnalyticsHttpLive,
+  SecretsHttpLive,
   NotBuilt
 )
 

@@ -17,6 +17,7 @@ import type { ResourceRef } from "../../domain/workspace/ResourceRef.js"
 import {
   maskedHint,
   SecretInUse,
+  type SecretListParams,
   SecretNameTaken,
   SecretNotFound,
   SecretReferenceMissing,
@@ -44,7 +45,7 @@ export class Vault extends Effect.Service<Vault>()("parley/services/workspace/Va
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const list = Effect.fn("Vault.list")(
-      function*(principal: Principal, params: { limit?: number; offset?: number; q?: string }) {
+      function*(principal: Principal, params: typeof SecretListParams.Type) {
         const { limit, offset } = pageOf(params)
         const { items, total } = yield* repo.page(principal.workspaceId, params.q, limit, offset)
         return { items, total, limit, offset }
