@@ -31,6 +31,7 @@ import { type GroupName, notImplementedGroup, type ProtocolCheck } from "./NotIm
 import { PublicRuntimeHttpLive } from "./runtime/PublicRuntimeHttp.js"
 import { RuntimeHttpLive } from "./runtime/RuntimeHttp.js"
 import { SecretsHttpLive } from "./workspace/SecretsHttp.js"
+import { UsageHttpLive } from "./workspace/UsageHttp.js"
 
 /** The groups whose area is not built yet: each of their routes answers 501 naming itself. */
 export const notBuiltGroups = [
@@ -49,7 +50,6 @@ export const notBuiltGroups = [
   "workflowSimulator",
   "chains",
   "publicChains",
-  "usage",
   "workspaceTools",
   "agentSettings",
   "workspaceModels",
@@ -88,6 +88,7 @@ const Groups = Layer.mergeAll(
   PublicRuntimeHttpLive,
   AssistantAnalyticsHttpLive,
   SecretsHttpLive,
+  UsageHttpLive,
   NotBuilt
 )
 

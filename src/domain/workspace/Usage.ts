@@ -27,17 +27,24 @@ export type UsageParams = typeof UsageParams.Type
 
 /** What the workspace used in a span of time. */
 export const UsageCounts = Schema.Struct({
-  /** Conversations started: Assistant sessions, AI-agent conversations and workflow simulator sessions. */
-  sessions: Count,
-  turns: Count,
-  aiTokensIn: Count,
-  aiTokensOut: Count,
-  /** The estimated cost of those tokens at the providers' list prices, in US dollars. */
-  aiCostUsd: Amount,
-  voiceMinutes: Amount,
-  workflowRuns: Count,
-  /** Bytes stored (knowledge, transcripts, datasets, models) at the end of the span: a level, not a sum. */
-  storageBytes: Count
+  sessions: Count.annotations({
+    description: "Conversations started: Assistant runtime sessions (AI-agent conversations and workflow simulator " +
+      "sessions will count here once those areas exist)"
+  }),
+  turns: Count.annotations({ description: "Messages answered in those conversations (the opening is not a turn)" }),
+  aiTokensIn: Count.annotations({ description: "Tokens sent to language models" }),
+  aiTokensOut: Count.annotations({ description: "Tokens language models produced" }),
+  aiCostUsd: Amount.annotations({
+    description: "The estimated cost of those tokens at the list prices of the price table (PARLEY_AI_PRICES over " +
+      "built-in prices), in US dollars; a model the table does not list counts 0"
+  }),
+  voiceMinutes: Amount.annotations({ description: "Minutes of voice calls: 0 until voice channels exist" }),
+  workflowRuns: Count.annotations({ description: "Workflow runs started: 0 until workflows exist" }),
+  storageBytes: Count.annotations({
+    description: "Bytes stored at the end of the span, a level, not a sum. An estimate: the PostgreSQL size of " +
+      "the workspace's rows still stored that were created before the span's end (Assistants with their intents " +
+      "and flows, deployments, imports, conversations and their transcripts)"
+  })
 }).annotations({ identifier: "UsageCounts" })
 
 /** The usage of one bucket, `[start, end)`. */
@@ -53,7 +60,9 @@ export const AiModelUsage = Schema.Struct({
   model: LlmModelName,
   tokensIn: Count,
   tokensOut: Count,
-  costUsd: Amount
+  costUsd: Amount,
+  /** Whether the price table lists the model; an unpriced model's tokens cost 0 (`PARLEY_AI_PRICES` adds prices). */
+  priced: Schema.Boolean
 }).annotations({ identifier: "AiModelUsage" })
 
 /** The workspace's plan and its usage by period; nothing is capped, usage is only reported. */

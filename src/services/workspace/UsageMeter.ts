@@ -11,6 +11,7 @@ import { Clock, Duration, Effect } from "effect"
 import { UsageFlushInterval } from "../../config/Settings.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
 import type { LlmProvider } from "../../domain/settings/LlmConnection.js"
+import { utcDay } from "../../domain/workspace/UsageRange.js"
 import { UsageCounterRepo, type UsageIncrement } from "../../persistence/workspace/UsageCounterRepo.js"
 
 /** The tokens of one language-model call, as its provider reported them. */
@@ -28,8 +29,6 @@ export const UsageMetric = {
   aiTokensOut: "ai.tokens.out",
   aiCalls: "ai.calls"
 } as const
-
-const utcDay = (millis: number): string => new Date(millis).toISOString().slice(0, 10)
 
 const whole = (value: number): number => (Number.isFinite(value) && value > 0 ? Math.round(value) : 0)
 

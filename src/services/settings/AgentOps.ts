@@ -1,0 +1,114 @@
+/**
+ * How the workspace runs its AI agents: publish gates, retention, token
+ * budgets, public rate limits and the handoff target. A workspace that never
+ * changed them reads `defaultAgentOps`. A change is applied group by group to
+ * the stored settings, checked across fields and against the vault (a webhook
+ * handoff signs with a vault secret), records the secrets it names and is
+ * audited, in one transaction; concurrent changes apply one after the other.
+ *
+ * A `channel` handoff is refused for now: channel connections are not built
+ * (issue 15), so no connection id can name one yet.
+ */
+import { SqlClient } from "@effect/sql"
+import { DateTime, Effect } from "effect"
+import type { WorkspaceId } from "../../domain/identity/Ids.js"
+import type { Origin } from "../../domain/identity/Origin.js"
+import { actorOf, type Principal } from "../../domain/identity/Principal.js"
+import { agentOpsProblems, agentOpsSecrets, patched } from "../../domain/settings/AgentOpsRules.js"
+import { AgentOpsSettings, type AgentOpsSettingsPatch } from "../../domain/settings/AgentOpsSettings.js"
+import { SettingsInvalid } from "../../domain/settings/SettingsInvalid.js"
+import { SecretReferenceMissing } from "../../domain/workspace/Secret.js"
+import { AgentOpsSettingsRepo, type AgentOpsSettingsRow } from "../../persistence/settings/AgentOpsSettingsRepo.js"
+import { transaction } from "../../persistence/Transaction.js"
+import { currentDate } from "../assistants/Assistants.js"
+import { AuditLog } from "../AuditLog.js"
+import { SecretReferences } from "../workspace/SecretReferences.js"
+import { SecretValues } from "../workspace/SecretValues.js"
+import { workspaceEntry } from "../WorkspaceAudit.js"
+
+const toSettings = (row: AgentOpsSettingsRow) =>
+  AgentOpsSettings.make({ ...row, updatedAt: DateTime.unsafeFromDate(row.updatedAt) })
+
+const groupsOf = ({ handoff, publishGates, rateLimits, retention, tokenBudgets }: AgentOpsSettingsRow) => ({
+  publishGates,
+  retention,
+  tokenBudgets,
+  rateLimits,
+  handoff
+})
+
+export class AgentOps extends Effect.Service<AgentOps>()("parley/services/settings/AgentOps", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const transactional = transaction(sql)
+    const repo = yield* AgentOpsSettingsRepo
+    const values = yield* SecretValues
+    const references = yield* SecretReferences
+    const log = yield* AuditLog
+
+    /** The workspace's agent-ops settings, or the defaults when it never changed them. */
+    const get = Effect.fn("AgentOps.get")(function*(workspaceId: WorkspaceId) {
+      return toSettings(yield* repo.find(workspaceId))
+    })
+
+    /** Apply a patch, group by group, after checking the result across fields and against the vault. */
+    const update = Effect.fn("AgentOps.update")(
+      function*(
+        principal: Principal,
+        workspaceId: WorkspaceId,
+        patch: typeof AgentOpsSettingsPatch.Type,
+        origin: Origin
+      ) {
+        const before = groupsOf(yield* repo.findForUpdate(workspaceId))
+        const after = patched(before, patch)
+        const problems = [
+          ...agentOpsProblems(after),
+          ...(after.handoff.kind === "channel"
+            ? [{
+              field: "handoff.connectionId",
+              message: "no channel connection of this workspace has this id (channels are not available yet)"
+            }]
+            : [])
+        ]
+        if (problems.length > 0) {
+          return yield* new SettingsInvalid({
+            problems,
+            message: problems.map((problem) => `${problem.field}: ${problem.message}`).join("; ")
+          })
+        }
+        const names = agentOpsSecrets(after)
+        const missing = names.length === 0 ? [] : yield* values.missing(workspaceId, names)
+        if (missing.length > 0) {
+          return yield* new SecretReferenceMissing({
+            names: missing,
+            message: `No secret named ${missing.join(", ")} in this workspace's vault: create it first`
+          })
+        }
+        const updatedBy = actorOf(principal)
+        const updatedAt = yield* currentDate
+        yield* repo.save(workspaceId, after, updatedBy, updatedAt)
+        yield* references.replace(
+          workspaceId,
+          { kind: "agent-ops-settings", id: workspaceId, name: "Agent-ops settings" },
+          names
+        )
+        yield* log.append(workspaceEntry(principal, origin, {
+          action: "agent-ops-settings.updated",
+          resourceType: "agent-ops-settings",
+          resourceId: workspaceId,
+          summary: { before, after }
+        }))
+        return AgentOpsSettings.make({
+          workspaceId,
+          ...after,
+          updatedBy,
+          updatedAt: DateTime.unsafeFromDate(updatedAt)
+        })
+      },
+      transactional
+    )
+
+    return { get, update } as const
+  }),
+  dependencies: [AgentOpsSettingsRepo.Default]
+}) {}
