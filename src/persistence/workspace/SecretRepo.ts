@@ -101,6 +101,7 @@ export class SecretRepo extends Effect.Service<SecretRepo>()("parley/persistence
           WHERE secret_id = ${secretId} AND version = ${version}`
     })
     const decodeRow = Schema.decodeUnknown(Schema.Array(SecretRow))
+    const decodeVersions = Schema.decodeUnknown(Schema.Array(SecretVersionRow))
 
     const writeVersion = (row: SealedVersion) =>
       sql`INSERT INTO secret_versions (secret_id, version, ciphertext, wrapped_key, master_key_id, created_by, created_at)
@@ -189,6 +190,44 @@ export class SecretRepo extends Effect.Service<SecretRepo>()("parley/persistence
             Effect.orDie,
             Effect.withSpan("SecretRepo.existing")
           ),
+      /** How many versions each master key wraps. */
+      masterKeyCounts: () =>
+        sql<{ masterKeyId: string; versions: number }>`SELECT master_key_id, count(*)::int AS versions
+          FROM secret_versions GROUP BY master_key_id ORDER BY master_key_id`.pipe(
+          Effect.orDie,
+          Effect.withSpan("SecretRepo.masterKeyCounts")
+        ),
+      /** Up to `limit` versions not wrapped by `masterKeyId`, after `after` in (secret id, version) order. */
+      wrappedByOthers: (
+        masterKeyId: string,
+        after: { readonly secretId: string; readonly version: number } | undefined,
+        limit: number
+      ) =>
+        Effect.flatMap(
+          sql`SELECT secret_id, version, ciphertext, wrapped_key, master_key_id FROM secret_versions
+            WHERE master_key_id <> ${masterKeyId}
+              ${after === undefined ? sql`` : sql`AND (secret_id, version) > (${after.secretId}, ${after.version})`}
+            ORDER BY secret_id, version LIMIT ${limit}`,
+          decodeVersions
+        ).pipe(Effect.orDie, Effect.withSpan("SecretRepo.wrappedByOthers")),
+      /**
+       * Replace a version's wrapped key, only while it is still wrapped by
+       * `fromKeyId` (a concurrent rotation or write is never overwritten);
+       * false when it no longer was.
+       */
+      rewrap: (
+        row: { readonly secretId: SecretId; readonly version: number },
+        fromKeyId: string,
+        wrapped: { readonly wrappedKey: Uint8Array; readonly masterKeyId: string }
+      ) =>
+        sql<{ version: number }>`UPDATE secret_versions
+          SET wrapped_key = ${bytes(wrapped.wrappedKey)}, master_key_id = ${wrapped.masterKeyId}
+          WHERE secret_id = ${row.secretId} AND version = ${row.version} AND master_key_id = ${fromKeyId}
+          RETURNING version`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie,
+          Effect.withSpan("SecretRepo.rewrap")
+        ),
       /** How an actor reads in the audit log: a user's name, a token's name, or Parley. */
       actorDisplay: (actor: AuditActor) =>
         (actor.kind === "system"

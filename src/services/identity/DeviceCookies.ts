@@ -27,9 +27,13 @@ export interface TrustedDevice {
 
 export class DeviceCookies extends Effect.Service<DeviceCookies>()("parley/services/identity/DeviceCookies", {
   effect: Effect.gen(function*() {
-    const { key: master } = yield* MasterKey
-    const key = Buffer.from(Crypto.hkdfSync("sha256", master, new Uint8Array(0), "parley:device-cookie", 32))
-    const sign = (payload: string) => Crypto.createHmac("sha256", key).update(payload).digest()
+    const masterKeys = yield* MasterKey
+    const keyOf = (master: Uint8Array) =>
+      Buffer.from(Crypto.hkdfSync("sha256", master, new Uint8Array(0), "parley:device-cookie", 32))
+    // Issued under the current master key; accepted under any of the ring, so a master-key rotation trusts devices still.
+    const [key, ...previousKeys] = masterKeys.ring.map((entry) => keyOf(entry.key))
+    const signWith = (with_: Buffer, payload: string) => Crypto.createHmac("sha256", with_).update(payload).digest()
+    const sign = (payload: string) => signWith(key!, payload)
 
     /** A new cookie value for a browser that just signed in to `userId`'s account. */
     const issue = Effect.fn("DeviceCookies.issue")(function*(userId: UserId) {
@@ -51,7 +55,10 @@ export class DeviceCookies extends Effect.Service<DeviceCookies>()("parley/servi
         if (parts === null || parts[1] !== userId) return Option.none<TrustedDevice>()
         const payload = cookie.slice(0, cookie.lastIndexOf("."))
         const signature = Buffer.from(parts[4]!, "base64url")
-        if (!Crypto.timingSafeEqual(signature, sign(payload))) return Option.none<TrustedDevice>()
+        const signedByRing = [key!, ...previousKeys].some((candidate) =>
+          Crypto.timingSafeEqual(signature, signWith(candidate, payload))
+        )
+        if (!signedByRing) return Option.none<TrustedDevice>()
         if (Number(parts[3]) * 1000 <= (yield* Clock.currentTimeMillis)) return Option.none<TrustedDevice>()
         return Option.some<TrustedDevice>({ nonce: parts[2]! })
       }

@@ -106,4 +106,32 @@ describe("MasterKey", () => {
       const fromBytes = yield* Effect.provide(MasterKey, MasterKey.layerFromBytes(bytes))
       expect(Buffer.from(fromBytes.key).equals(Buffer.from(fromConfig.key))).toBe(true)
     }))
+
+  it.effect("a ring: the current key writes, previous keys (comma-separated) are read; each has a stable id", () =>
+    Effect.gen(function*() {
+      const [current, older, oldest] = [configured(32), configured(32), configured(40)]
+      const ringOf = (settings: Record<string, string>) =>
+        Effect.provide(
+          MasterKey,
+          MasterKey.Default.pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromJson(settings))))
+        )
+      const ring = yield* ringOf({
+        PARLEY_MASTER_KEY: current,
+        PARLEY_MASTER_KEY_PREVIOUS: ` ${older}, ${oldest},,${current}`
+      })
+      expect(ring.ring.map((entry) => entry.id)).toHaveLength(3)
+      expect(ring.current.id).toMatch(/^[0-9a-f]{16}$/)
+      expect(ring.ring[0]).toBe(ring.current)
+      const alone = yield* ringOf({ PARLEY_MASTER_KEY: older })
+      expect(ring.previous[0]!.id).toBe(alone.current.id)
+      expect(
+        Buffer.from(ring.find(alone.current.id).pipe((found) => found._tag === "Some" ? found.value.key : []))
+          .equals(Buffer.from(alone.key))
+      ).toBe(true)
+      expect(ring.find("0000000000000000")._tag).toBe("None")
+      const refused = yield* Effect.flip(
+        ringOf({ PARLEY_MASTER_KEY: current, PARLEY_MASTER_KEY_PREVIOUS: `${older},c2hvcnQ=` })
+      )
+      expect(refused.message).toContain("PARLEY_MASTER_KEY_PREVIOUS (key 2)")
+    }))
 })
