@@ -5,6 +5,8 @@
  */
 import { Config, ConfigError, Duration, Either, LogLevel, Option, ParseResult, Redacted, Schema } from "effect"
 import { Email } from "../domain/identity/Email.js"
+import { parseAllowList } from "../domain/outbound/OutboundAllowList.js"
+import { connectionProblems, LlmConnection, LlmProvider } from "../domain/settings/LlmConnection.js"
 import { AiPriceTable, defaultAiPrices } from "../domain/workspace/AiPrices.js"
 import { communityPlan, ConfiguredPlan } from "../domain/workspace/BillingPlan.js"
 
@@ -337,6 +339,24 @@ export const SchedulerSlice = Config.duration("PARLEY_SCHEDULER_SLICE").pipe(
   Config.withDescription("How long fibers may run before the node reads its sockets again (0: Effect's scheduler)")
 )
 
+/**
+ * The operator's exceptions to the outbound address rule (HTTP tools, LLM
+ * base URLs): CIDR ranges and host names an outbound call may reach although
+ * they are loopback, private or link-local. Empty: public addresses only.
+ */
+export const OutboundAllowedHosts = Config.string("PARLEY_TOOL_ALLOWED_HOSTS").pipe(
+  Config.withDefault(""),
+  Config.mapOrFail((text) =>
+    Either.mapLeft(
+      parseAllowList(text),
+      (problem) => ConfigError.InvalidData([], `Expected CIDR ranges or host names: ${problem}`)
+    )
+  ),
+  Config.withDescription(
+    "Comma-separated CIDR ranges and host names (`*.x` for subdomains) that HTTP tools and LLM base URLs may reach although private, loopback or link-local"
+  )
+)
+
 /** How often a node adds the usage it counted in memory (AI tokens) to the database; a crash loses at most this much. */
 export const UsageFlushInterval = Config.duration("PARLEY_USAGE_FLUSH_INTERVAL").pipe(
   Config.withDefault(Duration.seconds(5)),
@@ -389,6 +409,72 @@ export const LeadsTo = optionalText("PARLEY_LEADS_TO").pipe(
       })
   })),
   Config.withDescription("Address that receives demo and contact-sales requests from POST /v1/leads")
+)
+
+/** The variable each field of an LLM connection set by the environment comes from. */
+const llmVariables = {
+  provider: "PARLEY_LLM_PROVIDER",
+  model: "PARLEY_LLM_MODEL",
+  baseUrl: "PARLEY_LLM_BASE_URL",
+  apiKeySecret: "PARLEY_LLM_API_KEY"
+} as const
+
+/**
+ * The server's LLM for the workspaces that set none of their own (absent
+ * when `PARLEY_LLM_PROVIDER` is unset: Parley's offline provider answers
+ * then), with its key. A provider without its model, an `openai-compatible`
+ * one without a base URL or an `openai`/`anthropic` one without a key is
+ * refused at start, by name.
+ */
+export const EnvironmentLlm = Config.all({
+  provider: optionalText(llmVariables.provider).pipe(
+    Config.withDescription(
+      "The server's LLM provider for workspaces that set none: " + LlmProvider.literals.join(" | ")
+    )
+  ),
+  model: optionalText(llmVariables.model).pipe(
+    Config.withDescription("The server's LLM model, as its provider names it (required with PARLEY_LLM_PROVIDER)")
+  ),
+  baseUrl: optionalText(llmVariables.baseUrl).pipe(
+    Config.withDescription("The base URL of the server's LLM API (required for openai-compatible)")
+  ),
+  apiKey: optionalSecret(llmVariables.apiKeySecret).pipe(
+    Config.withDescription("The API key of the server's LLM (never shown: the API tells only whether one is set)")
+  )
+}).pipe(
+  Config.mapOrFail(({ apiKey, baseUrl, model, provider }) => {
+    if (Option.isNone(provider)) {
+      return Option.isSome(model) || Option.isSome(baseUrl) || Option.isSome(apiKey)
+        ? Either.left(
+          ConfigError.InvalidData([], `${llmVariables.provider} is required with the other PARLEY_LLM_ settings`)
+        )
+        : Either.right(Option.none())
+    }
+    if (Option.isNone(model)) {
+      return Either.left(ConfigError.InvalidData([], `${llmVariables.model} is required with ${llmVariables.provider}`))
+    }
+    const decoded = Schema.decodeUnknownEither(LlmConnection)({
+      provider: provider.value,
+      model: model.value,
+      baseUrl: Option.getOrNull(baseUrl)
+    })
+    if (Either.isLeft(decoded)) {
+      return Either.left(
+        ConfigError.InvalidData([], `PARLEY_LLM_*: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`)
+      )
+    }
+    const problems = connectionProblems(decoded.right, Option.isSome(apiKey))
+    return problems.length > 0
+      ? Either.left(
+        ConfigError.InvalidData(
+          [],
+          problems.map((p) => `${llmVariables[p.field as keyof typeof llmVariables] ?? p.field}: ${p.message}`).join(
+            "; "
+          )
+        )
+      )
+      : Either.right(Option.some({ connection: decoded.right, apiKey }))
+  })
 )
 
 /** When a provider connection's circuit opens, and for how long (see `domain/llm/CircuitBreaker.ts`). */
@@ -447,6 +533,7 @@ export const environmentVariables = [
   "PARLEY_MAX_TURNS_IN_FLIGHT",
   "PARLEY_MAX_REQUESTS_IN_FLIGHT",
   "PARLEY_SCHEDULER_SLICE",
+  "PARLEY_TOOL_ALLOWED_HOSTS",
   "PARLEY_SESSION_MAX_AGE",
   "PARLEY_SESSION_IDLE_TIMEOUT",
   "PARLEY_REQUIRE_MFA",
@@ -462,13 +549,17 @@ export const environmentVariables = [
   "PARLEY_ENTITY_IDLE_TIME",
   "PARLEY_TURN_TIME_LIMIT",
   "PARLEY_TURN_ATTEMPTS",
-  "PARLEY_LLM_BREAKER_FAILURES",
-  "PARLEY_LLM_BREAKER_COOLDOWN",
-  "PARLEY_LLM_CASSETTE",
-  "PARLEY_LLM_CASSETTE_MODE",
   "PARLEY_USAGE_FLUSH_INTERVAL",
   "PARLEY_AI_PRICES",
   "PARLEY_PLAN",
   "PARLEY_LEADS_TO",
+  "PARLEY_LLM_PROVIDER",
+  "PARLEY_LLM_MODEL",
+  "PARLEY_LLM_BASE_URL",
+  "PARLEY_LLM_API_KEY",
+  "PARLEY_LLM_BREAKER_FAILURES",
+  "PARLEY_LLM_BREAKER_COOLDOWN",
+  "PARLEY_LLM_CASSETTE",
+  "PARLEY_LLM_CASSETTE_MODE",
   "OTEL_EXPORTER_OTLP_ENDPOINT"
 ] as const

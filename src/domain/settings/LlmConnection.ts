@@ -76,6 +76,13 @@ export const connectionProblems = (
 ): ReadonlyArray<ConnectionProblem> => {
   const problems: Array<ConnectionProblem> = []
   const { baseUrl, provider } = connection
+  if (provider === "google") {
+    problems.push({
+      field: "provider",
+      message: "google has no provider on Parley's Effect 3 line yet: use openai-compatible with the base URL " +
+        "https://generativelanguage.googleapis.com/v1beta/openai and a Gemini API key"
+    })
+  }
   if (provider === "openai-compatible" && baseUrl === null) {
     problems.push({ field: "baseUrl", message: "an openai-compatible provider needs the base URL of its API" })
   }

@@ -12,14 +12,19 @@ export const LlmConnectionTestRequest = Schema.Struct({
   /** Which saved connection to try when no `connection` is given. */
   target: Schema.optionalWith(Schema.Literal("primary", "fallback"), { default: () => "primary" }),
   /** The prompt sent; by default a short one asking for a one-word answer. */
-  prompt: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2000)))
+  prompt: Schema.optional(
+    Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2000)).annotations({
+      examples: ["Reply with the single word: ready."]
+    })
+  )
 }).annotations({ identifier: "LlmConnectionTestRequest", parseOptions: { onExcessProperty: "error" } })
 
 /**
  * Why a round trip failed, as far as the provider's answer tells; and, before
  * any answer, a host name that does not resolve, a TLS handshake that fails,
  * an address the outbound rule refuses (loopback, private, metadata: the SSRF
- * rule of HTTP tools), or a provider Parley cannot call.
+ * rule of HTTP tools), a provider Parley cannot call, or (replaying a
+ * recording) a request that was never recorded.
  */
 export const LlmFailureKind = Schema.Literal(
   "authentication",
@@ -33,6 +38,7 @@ export const LlmFailureKind = Schema.Literal(
   "tls",
   "outbound-refused",
   "unsupported",
+  "not-recorded",
   "provider-error"
 )
 export type LlmFailureKind = typeof LlmFailureKind.Type

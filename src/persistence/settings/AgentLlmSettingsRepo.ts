@@ -25,13 +25,15 @@ export interface AgentLlmSettingsWrite {
 
 /*
  * JSON columns are read as text: the client would rename keys inside them. A
- * workspace without a row reads as its defaults, dated from its creation.
+ * workspace without a row reads as its defaults, dated from its creation; the
+ * locked read follows the insert of the row, so it joins (a lock cannot take
+ * the nullable side of an outer join).
  */
 const read = (lock: boolean) =>
   `SELECT w.id AS workspace_id, s.primary_connection::text AS primary_connection,
     s.fallback_connection::text AS fallback_connection, s.updated_by::text AS updated_by,
     COALESCE(s.updated_at, w.created_at) AS updated_at
-  FROM workspaces w LEFT JOIN agent_llm_settings s ON s.workspace_id = w.id
+  FROM workspaces w ${lock ? "JOIN" : "LEFT JOIN"} agent_llm_settings s ON s.workspace_id = w.id
   WHERE w.id = $1${lock ? " FOR UPDATE OF s" : ""}`
 
 const json = (value: unknown) => (value === null ? null : JSON.stringify(value))

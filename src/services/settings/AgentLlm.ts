@@ -1,0 +1,108 @@
+/**
+ * The workspace's LLM settings for AI agents: a primary connection and a
+ * fallback, each naming its API key by vault secret (never holding one).
+ * A change is checked across fields and against the vault, records the
+ * secrets it names, and is audited, in one transaction; concurrent changes
+ * apply one after the other.
+ */
+import { SqlClient } from "@effect/sql"
+import { DateTime, Effect } from "effect"
+import type { WorkspaceId } from "../../domain/identity/Ids.js"
+import type { Origin } from "../../domain/identity/Origin.js"
+import { actorOf, type Principal } from "../../domain/identity/Principal.js"
+import {
+  AgentLlmSettings,
+  type AgentLlmSettingsPatch,
+  settingsProblems
+} from "../../domain/settings/AgentLlmSettings.js"
+import type { LlmConnection } from "../../domain/settings/LlmConnection.js"
+import { settingsInvalid } from "../../domain/settings/SettingsInvalid.js"
+import type { SecretName } from "../../domain/workspace/Ids.js"
+import { SecretReferenceMissing } from "../../domain/workspace/Secret.js"
+import { AgentLlmSettingsRepo, type AgentLlmSettingsRow } from "../../persistence/settings/AgentLlmSettingsRepo.js"
+import { transaction } from "../../persistence/Transaction.js"
+import { currentDate } from "../assistants/Assistants.js"
+import { AuditLog } from "../AuditLog.js"
+import { SecretReferences } from "../workspace/SecretReferences.js"
+import { SecretValues } from "../workspace/SecretValues.js"
+import { workspaceEntry } from "../WorkspaceAudit.js"
+
+/** The settings as the API shows them. */
+const toSettings = (row: AgentLlmSettingsRow) =>
+  AgentLlmSettings.make({
+    workspaceId: row.workspaceId,
+    primary: row.primaryConnection,
+    fallback: row.fallbackConnection,
+    updatedBy: row.updatedBy,
+    updatedAt: DateTime.unsafeFromDate(row.updatedAt)
+  })
+
+/** The vault names a pair of connections uses, each once. */
+const secretNames = (...connections: ReadonlyArray<LlmConnection | null>): ReadonlyArray<SecretName> => [
+  ...new Set(connections.flatMap((connection) => connection?.apiKeySecret ? [connection.apiKeySecret] : []))
+]
+
+/** The vault names these settings use that the workspace's vault lacks: 400 naming them. */
+export const secretsMissing = (names: ReadonlyArray<SecretName>) =>
+  new SecretReferenceMissing({
+    names,
+    message: `No secret named ${names.join(", ")} in this workspace's vault: create it first`
+  })
+
+export class AgentLlm extends Effect.Service<AgentLlm>()("parley/services/settings/AgentLlm", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const transactional = transaction(sql)
+    const repo = yield* AgentLlmSettingsRepo
+    const values = yield* SecretValues
+    const references = yield* SecretReferences
+    const log = yield* AuditLog
+
+    /** The workspace's settings; a workspace that never saved any has no connection of its own. */
+    const get = Effect.fn("AgentLlm.get")(function*(workspaceId: WorkspaceId) {
+      return toSettings(yield* repo.find(workspaceId))
+    })
+
+    /** Replace the connections given (null clears one), after checking them across fields and against the vault. */
+    const update = Effect.fn("AgentLlm.update")(
+      function*(principal: Principal, patch: typeof AgentLlmSettingsPatch.Type, origin: Origin) {
+        const workspaceId = principal.workspaceId
+        const before = yield* repo.findForUpdate(workspaceId)
+        const primary = patch.primary === undefined ? before.primaryConnection : patch.primary
+        const fallback = patch.fallback === undefined ? before.fallbackConnection : patch.fallback
+        const problems = settingsProblems(primary, fallback)
+        if (problems.length > 0) return yield* settingsInvalid(problems)
+        const names = secretNames(primary, fallback)
+        const missing = names.length === 0 ? [] : yield* values.missing(workspaceId, names)
+        if (missing.length > 0) return yield* secretsMissing(missing)
+        const row = {
+          workspaceId,
+          primaryConnection: primary,
+          fallbackConnection: fallback,
+          updatedBy: actorOf(principal),
+          updatedAt: yield* currentDate
+        }
+        yield* repo.save(row)
+        yield* references.replace(
+          workspaceId,
+          { kind: "agent-llm-settings", id: workspaceId, name: "Agent LLM settings" },
+          names
+        )
+        yield* log.append(workspaceEntry(principal, origin, {
+          action: "agent-llm-settings.updated",
+          resourceType: "agent-llm-settings",
+          resourceId: workspaceId,
+          summary: {
+            before: { primary: before.primaryConnection, fallback: before.fallbackConnection },
+            after: { primary, fallback }
+          }
+        }))
+        return toSettings(row)
+      },
+      transactional
+    )
+
+    return { get, update } as const
+  }),
+  dependencies: [AgentLlmSettingsRepo.Default]
+}) {}
