@@ -30,7 +30,9 @@ import { ChannelSignatureNotBuilt, IngressSignatureNotBuilt } from "./middleware
 import { type GroupName, notImplementedGroup, type ProtocolCheck } from "./NotImplementedHttp.js"
 import { PublicRuntimeHttpLive } from "./runtime/PublicRuntimeHttp.js"
 import { RuntimeHttpLive } from "./runtime/RuntimeHttp.js"
+import { LeadsHttpLive } from "./workspace/LeadsHttp.js"
 import { SecretsHttpLive } from "./workspace/SecretsHttp.js"
+import { SupportHttpLive } from "./workspace/SupportHttp.js"
 import { UsageHttpLive } from "./workspace/UsageHttp.js"
 
 /** The groups whose area is not built yet: each of their routes answers 501 naming itself. */
@@ -53,8 +55,6 @@ export const notBuiltGroups = [
   "workspaceTools",
   "agentSettings",
   "workspaceModels",
-  "leads",
-  "support",
   "channels",
   "publicChannels"
 ] as const satisfies ReadonlyArray<GroupName>
@@ -89,6 +89,8 @@ const Groups = Layer.mergeAll(
   AssistantAnalyticsHttpLive,
   SecretsHttpLive,
   UsageHttpLive,
+  LeadsHttpLive,
+  SupportHttpLive,
   NotBuilt
 )
 

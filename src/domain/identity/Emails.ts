@@ -10,7 +10,7 @@ import { INVITATION_TTL_SECONDS } from "./Invitation.js"
 import { PASSWORD_RESET_TTL_SECONDS } from "./PasswordReset.js"
 
 /** What a mail is about; adapters may use it to categorise, traces name it. */
-export type MailTag = "email-verification" | "password-reset" | "invitation" | "security-notice"
+export type MailTag = "email-verification" | "password-reset" | "invitation" | "security-notice" | "lead"
 
 /** One mail to one recipient; `links` are the action URLs it carries (the development mailer logs them). */
 export interface MailMessage {
@@ -37,10 +37,10 @@ export type MailToken = string | Redacted.Redacted<string>
 const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" }
 
 // The characters that mean something in HTML text or attributes, escaped.
-const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (char) => entities[char]!)
+export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (char) => entities[char]!)
 
 // A subject is one header line: user-provided names must not break it.
-const oneLine = (value: string): string => value.replace(/\s+/g, " ").trim()
+export const oneLine = (value: string): string => value.replace(/\s+/g, " ").trim()
 
 /** The paths of the mailed links, after the mail link URL; Parley serves a page at each (`src/http/pages`). */
 export const MAIL_LINK_PATHS = {

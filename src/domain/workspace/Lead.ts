@@ -53,14 +53,15 @@ export class Lead extends Model.Class<Lead>("Lead")({
  *
  * `website` is a honeypot: the form hides it from people (off screen,
  * `tabindex="-1"`, `autocomplete="off"`), so it stays empty unless a bot fills
- * it. A non-empty honeypot gets the same 202 answer, and the lead is dropped
- * unstored, so a bot learns nothing from the response.
+ * it. A non-empty honeypot gets the same 202 answer, and the lead is stored
+ * as spam (for the operator to tell bots apart) and mailed to nobody, so a bot
+ * learns nothing from the response.
  */
 export const LeadSubmission = Schema.Struct({
   ...Lead.jsonCreate.fields,
   website: Schema.optional(
     Schema.String.pipe(Schema.maxLength(2048)).annotations({
-      description: "Honeypot: leave empty. A filled one is answered 202 and the lead is dropped."
+      description: "Honeypot: leave empty. A filled one is answered 202 and the lead is kept as spam, unmailed."
     })
   )
 }).annotations({ identifier: "LeadSubmission", parseOptions: { onExcessProperty: "error" } })

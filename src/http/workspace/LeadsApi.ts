@@ -12,7 +12,7 @@ export class LeadsApi extends HttpApiGroup.make("leads")
       .annotate(OpenApi.Summary, "Send a demo or contact-sales request")
       .annotate(
         OpenApi.Description,
-        "Public and rate limited per client address (429 with Retry-After). `website` is a honeypot that must stay empty: a filled one is answered 202 as usual and the lead is dropped."
+        "Public and rate limited per client address (429 with Retry-After). `website` is a honeypot that must stay empty: a filled one is answered 202 as usual and the lead is kept as spam, never mailed. Each address may send 5 leads an hour."
       )
   )
   .prefix("/v1")

@@ -5,6 +5,8 @@
 import { Layer } from "effect"
 import { AgentOps } from "../settings/AgentOps.js"
 import { Billing } from "./Billing.js"
+import { ErrorReports } from "./ErrorReports.js"
+import { Leads } from "./Leads.js"
 import { UsageMeter } from "./UsageMeter.js"
 import { UsageReports } from "./UsageReports.js"
 import { VaultLive } from "./VaultLive.js"
@@ -13,7 +15,9 @@ export const WorkspaceAdminLive = Layer.mergeAll(
   UsageMeter.Default,
   UsageReports.Default,
   Billing.Default,
-  AgentOps.Default
+  AgentOps.Default,
+  Leads.Default,
+  ErrorReports.Default
 ).pipe(
   // Below the others: the tools and the settings read values and record references through its ports.
   Layer.provideMerge(VaultLive)
