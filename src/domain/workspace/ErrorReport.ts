@@ -59,7 +59,21 @@ export class ErrorReport extends Model.Class<ErrorReport>("ErrorReport")({
 /** The body of an error report; unknown fields are refused. */
 export const ErrorReportSubmission = ErrorReport.jsonCreate.annotations({
   identifier: "ErrorReportSubmission",
-  parseOptions: { onExcessProperty: "error" }
+  parseOptions: { onExcessProperty: "error" },
+  examples: [{
+    severity: "error",
+    errorName: "AssistantNotFound",
+    message: "No Assistant with this id exists in the current workspace",
+    stack: null,
+    traceId: TraceId.make("4bf92f3577b34da6a3ce929d0e0e4736"),
+    route: "GET /v1/agents/{agent_id}",
+    status: 404,
+    bot: null,
+    url: null,
+    userAgent: null,
+    appVersion: "1.4.2",
+    context: { screen: "assistant-editor" }
+  }]
 })
 
 /** The report was stored; how often its error has been seen in the workspace, this report included. */

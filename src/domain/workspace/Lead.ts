@@ -64,7 +64,23 @@ export const LeadSubmission = Schema.Struct({
       description: "Honeypot: leave empty. A filled one is answered 202 and the lead is kept as spam, unmailed."
     })
   )
-}).annotations({ identifier: "LeadSubmission", parseOptions: { onExcessProperty: "error" } })
+}).annotations({
+  identifier: "LeadSubmission",
+  parseOptions: { onExcessProperty: "error" },
+  examples: [{
+    kind: "demo",
+    name: "Ada Lovelace",
+    email: "ada@example.com",
+    company: "Analytical Engines Ltd",
+    message: "We would like to see AI agents answering our support mail.",
+    phone: "+44 20 7946 0958",
+    consent: true,
+    marketingOptIn: false,
+    utm: { source: "newsletter", campaign: "autumn" },
+    referrer: null,
+    pageUrl: "https://parley.example.com/demo"
+  }]
+})
 
 /** The lead was received; it is handled by people, later. */
 export const LeadAccepted = Schema.Struct({

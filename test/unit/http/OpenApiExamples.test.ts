@@ -185,8 +185,6 @@ const notYet = new Set([
   "post /v1/workspace-models/deployments",
   "post /v1/workspace-models/deployments/{id}/attach",
   "post /v1/workspace-models/deployments/{id}/detach",
-  "post /v1/leads",
-  "post /v1/support/error-report",
   "post /v1/channels",
   "patch /v1/channels/{connection_id}",
   "post /v1/public/channels/voice_gateway/{connection_id}",
