@@ -30,6 +30,7 @@ import { ChannelSignatureNotBuilt, IngressSignatureNotBuilt } from "./middleware
 import { type GroupName, notImplementedGroup, type ProtocolCheck } from "./NotImplementedHttp.js"
 import { PublicRuntimeHttpLive } from "./runtime/PublicRuntimeHttp.js"
 import { RuntimeHttpLive } from "./runtime/RuntimeHttp.js"
+import { AgentSettingsHttpLive } from "./settings/AgentSettingsHttp.js"
 import { LeadsHttpLive } from "./workspace/LeadsHttp.js"
 import { SecretsHttpLive } from "./workspace/SecretsHttp.js"
 import { SupportHttpLive } from "./workspace/SupportHttp.js"
@@ -53,7 +54,6 @@ export const notBuiltGroups = [
   "chains",
   "publicChains",
   "workspaceTools",
-  "agentSettings",
   "workspaceModels",
   "channels",
   "publicChannels"
@@ -87,6 +87,7 @@ const Groups = Layer.mergeAll(
   DeploymentsHttpLive,
   PublicRuntimeHttpLive,
   AssistantAnalyticsHttpLive,
+  AgentSettingsHttpLive,
   SecretsHttpLive,
   UsageHttpLive,
   LeadsHttpLive,

@@ -3,7 +3,11 @@
  * agent settings and LLM providers, usage, leads and error reports.
  */
 import { Layer } from "effect"
+import { LlmClients } from "../../providers/llm/LlmClients.js"
+import { AgentLlm } from "../settings/AgentLlm.js"
+import { AgentLlmTests } from "../settings/AgentLlmTests.js"
 import { AgentOps } from "../settings/AgentOps.js"
+import { LlmInForce } from "../settings/LlmInForce.js"
 import { Billing } from "./Billing.js"
 import { ErrorReports } from "./ErrorReports.js"
 import { Leads } from "./Leads.js"
@@ -12,13 +16,15 @@ import { UsageReports } from "./UsageReports.js"
 import { VaultLive } from "./VaultLive.js"
 
 export const WorkspaceAdminLive = Layer.mergeAll(
-  UsageMeter.Default,
+  AgentOps.Default,
+  AgentLlm.Default,
+  AgentLlmTests.Default,
   UsageReports.Default,
   Billing.Default,
-  AgentOps.Default,
   Leads.Default,
   ErrorReports.Default
 ).pipe(
+  Layer.provideMerge(Layer.mergeAll(UsageMeter.Default, LlmClients.Default, LlmInForce.Default)),
   // Below the others: the tools and the settings read values and record references through its ports.
   Layer.provideMerge(VaultLive)
 )

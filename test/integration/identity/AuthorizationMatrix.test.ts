@@ -147,6 +147,18 @@ const builtProbes: Record<
   "deployments.get": { status: 404, tag: "DeploymentNotFound" },
   "deployments.revoke": { status: 404, tag: "DeploymentNotFound" },
   "assistantAnalytics.getAnalytics": { status: 404, tag: "AssistantNotFound" },
+  "agentSettings.getAgentLlm": { status: 200 },
+  "agentSettings.updateAgentLlm": { body: () => ({ primary: null }), status: 200 },
+  // The offline default answers without a network.
+  "agentSettings.testAgentLlm": { body: () => ({}), status: 200 },
+  "agentSettings.agentLlmInfo": { status: 200 },
+  "agentSettings.llmConfig": { status: 200 },
+  "agentSettings.getAgentOps": { status: 200 },
+  "agentSettings.updateAgentOps": { body: () => ({}), status: 200 },
+  "secrets.list": { status: 200 },
+  "secrets.create": { body: () => ({ name: `MATRIX_${++unique}`, value: "matrix value" }), status: 201 },
+  "secrets.rotate": { body: () => ({ value: "rotated value" }), status: 404, tag: "SecretNotFound" },
+  "secrets.delete": { status: 404, tag: "SecretNotFound" },
   // Run last: they end sessions (logout ends a fresh one; revoke-sessions ends the caller's others).
   "auth.logout": { status: 204 },
   "auth.revokeSessions": { query: "?keepCurrent=true", status: 200 }
