@@ -31,9 +31,12 @@ const carried = (error: unknown): LlmCallFailure | undefined => {
   return undefined
 }
 
-const errorCode = (error: unknown): string | undefined => {
+/** The first error in the cause chain that carries a system error code (`ENOTFOUND`, `ECONNREFUSED`, a TLS code). */
+const coded = (error: unknown): { readonly code: string; readonly message: string } | undefined => {
   for (let cause: unknown = error, depth = 0; cause !== undefined && depth < 8; depth++) {
-    if (Predicate.hasProperty(cause, "code") && typeof cause.code === "string") return cause.code
+    if (Predicate.hasProperty(cause, "code") && typeof cause.code === "string") {
+      return { code: cause.code, message: cause instanceof Error ? cause.message : cause.code }
+    }
     cause = Predicate.hasProperty(cause, "cause") ? cause.cause : undefined
   }
   return undefined
@@ -42,7 +45,8 @@ const errorCode = (error: unknown): string | undefined => {
 const tlsCodes = /^(ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_SSL)/
 
 const transportFailure = (cause: unknown, url: string, secrets: ReadonlyArray<string>): LlmCallFailure => {
-  const code = errorCode(cause)
+  const error = coded(cause)
+  const code = error?.code
   const host = (() => {
     try {
       return new URL(url).host
@@ -50,6 +54,10 @@ const transportFailure = (cause: unknown, url: string, secrets: ReadonlyArray<st
       return url
     }
   })()
+  if (code === "EPARLEY_OUTBOUND_REFUSED") {
+    // The outbound rule's own message: host, address and its class, nothing else.
+    return llmFailure("outbound-refused", error!.message)
+  }
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
     return llmFailure("host-not-found", `cannot resolve the host ${host}`)
   }
