@@ -24,7 +24,11 @@ export const SecretValue = Schema.Redacted(
     Schema.maxLength(MAX_SECRET_BYTES),
     Schema.filter((value) => new TextEncoder().encode(value).length <= MAX_SECRET_BYTES || "at most 16 KiB of UTF-8")
   )
-).annotations({ identifier: "SecretValue", description: "Write-only: never returned" })
+).annotations({
+  identifier: "SecretValue",
+  description: "Write-only: never returned",
+  jsonSchema: { examples: ["sk-example-0123456789abcdef"] }
+})
 
 /** The shortest value whose last characters are shown in its hint. */
 export const HINT_MIN_LENGTH = 16

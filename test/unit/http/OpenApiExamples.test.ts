@@ -178,8 +178,6 @@ const notYet = new Set([
   "patch /v1/workflow-chains/{slug}",
   "post /v1/workspace-tools",
   "patch /v1/workspace-tools/{tool_id}",
-  "post /v1/secrets",
-  "put /v1/secrets/{secret_id}/value",
   "post /v1/workspace-models/datasets",
   "post /v1/workspace-models/jobs",
   "post /v1/workspace-models/deployments",
