@@ -4,7 +4,7 @@
  * (400 naming each), unknown fields, vault names that do not exist, roles,
  * the LLM in force from each source, and the connection test's round trip to
  * a fake OpenAI-compatible server on loopback (ok, a refused key, an unknown
- * model, a time-out, an unresolvable host, the SSRF rule) with the key from
+ * model, a time-out, TLS, an unresolvable host, the SSRF rule) with the key from
  * the vault, which never shows in an answer or a log line.
  */
 import { HttpClientRequest } from "@effect/platform"
@@ -416,6 +416,9 @@ layer(Server, { excludeTestServices: true, timeout: 60_000 })("agent LLM setting
       expect(slow.latencyMs).toBeGreaterThanOrEqual(900)
       expect(slow.latencyMs).toBeLessThan(10_000)
 
+      // TLS spoken to a plain-HTTP server: the handshake fails.
+      const tls = yield* proposed({ model: "fake-small", baseUrl: fake.baseUrl.replace("http:", "https:") })
+      expect(tls.error?.kind).toBe("tls")
       const nowhere = yield* proposed({ model: "fake-small", baseUrl: "http://no-such-host.invalid/v1" })
       expect(nowhere.error?.kind).toBe("host-not-found")
 
@@ -435,7 +438,7 @@ layer(Server, { excludeTestServices: true, timeout: 60_000 })("agent LLM setting
       const missing = yield* failureOf(proposed({ model: "fake-small", apiKeySecret: "NO_SUCH_KEY" }))
       expect(missing._tag).toBe("SecretReferenceMissing")
 
-      yield* expectNoKey(key, JSON.stringify([ok, refusedKey, unknownModel, slow, nowhere, loopback]))
+      yield* expectNoKey(key, JSON.stringify([ok, refusedKey, unknownModel, slow, tls, nowhere, loopback]))
       yield* expectNoKey(wrong, JSON.stringify(refusedKey))
     }))
 
