@@ -31,14 +31,13 @@ const defaults = (group: keyof AgentOpsGroups) => JSON.stringify(defaultAgentOps
  * JSON columns are read as text (the client would rename the keys inside
  * them). A workspace without a row reads as the defaults, dated from its creation.
  */
-const read = (lock: boolean) =>
-  `SELECT w.id AS workspace_id,
+const read = `SELECT w.id AS workspace_id,
     COALESCE(s.publish_gates::text, $2) AS publish_gates, COALESCE(s.retention::text, $3) AS retention,
     COALESCE(s.token_budgets::text, $4) AS token_budgets, COALESCE(s.rate_limits::text, $5) AS rate_limits,
     COALESCE(s.handoff::text, $6) AS handoff, s.updated_by::text AS updated_by,
     COALESCE(s.updated_at, w.created_at) AS updated_at
   FROM workspaces w LEFT JOIN agent_ops_settings s ON s.workspace_id = w.id
-  WHERE w.id = $1${lock ? " FOR NO KEY UPDATE OF w" : ""}`
+  WHERE w.id = $1`
 
 const parameters = (workspaceId: string) => [
   workspaceId,
@@ -56,27 +55,30 @@ export class AgentOpsSettingsRepo extends Effect.Service<AgentOpsSettingsRepo>()
     effect: Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
 
-      const find = (lock: boolean) =>
-        SqlSchema.single({
-          Request: WorkspaceId,
-          Result: AgentOpsSettingsRow,
-          execute: (workspaceId) => sql.unsafe(read(lock), parameters(workspaceId))
-        })
-      const findUnlocked = find(false)
-      const findLocked = find(true)
+      const find = SqlSchema.single({
+        Request: WorkspaceId,
+        Result: AgentOpsSettingsRow,
+        execute: (workspaceId) => sql.unsafe(read, parameters(workspaceId))
+      })
 
       return {
         /** The workspace's settings, or its defaults. */
         find: (workspaceId: WorkspaceId) =>
-          findUnlocked(workspaceId).pipe(Effect.orDie, Effect.withSpan("AgentOpsSettingsRepo.find")),
+          find(workspaceId).pipe(Effect.orDie, Effect.withSpan("AgentOpsSettingsRepo.find")),
         /**
          * The settings, with the workspace's row locked until the transaction
          * ends, so concurrent patches apply one after the other, each to what
          * the other stored (a workspace without settings has no row of its own
-         * to lock). Inside a transaction only.
+         * to lock, so the workspace's row is). The lock is taken first and the
+         * settings read after it, by a statement of their own: one statement
+         * would read them as they were before it waited. Inside a transaction only.
          */
         findForUpdate: (workspaceId: WorkspaceId) =>
-          findLocked(workspaceId).pipe(Effect.orDie, Effect.withSpan("AgentOpsSettingsRepo.findForUpdate")),
+          sql`SELECT id FROM workspaces WHERE id = ${workspaceId} FOR NO KEY UPDATE`.pipe(
+            Effect.zipRight(find(workspaceId)),
+            Effect.orDie,
+            Effect.withSpan("AgentOpsSettingsRepo.findForUpdate")
+          ),
         save: (workspaceId: WorkspaceId, settings: AgentOpsGroups, updatedBy: Actor, updatedAt: Date) =>
           sql`INSERT INTO agent_ops_settings
               (workspace_id, publish_gates, retention, token_budgets, rate_limits, handoff, updated_by, updated_at)

@@ -159,6 +159,9 @@ const builtProbes: Record<
   "secrets.create": { body: () => ({ name: `MATRIX_${++unique}`, value: "matrix value" }), status: 201 },
   "secrets.rotate": { body: () => ({ value: "rotated value" }), status: 404, tag: "SecretNotFound" },
   "secrets.delete": { status: 404, tag: "SecretNotFound" },
+  "usage.usage": { query: "?period=week", status: 200 },
+  "usage.billingStatus": { status: 200 },
+  "support.reportError": { body: () => ({ message: "The matrix met an error" }), status: 202 },
   // Run last: they end sessions (logout ends a fresh one; revoke-sessions ends the caller's others).
   "auth.logout": { status: 204 },
   "auth.revokeSessions": { query: "?keepCurrent=true", status: 200 }
