@@ -271,19 +271,24 @@ layer(Server, { excludeTestServices: true, timeout: 60_000 })("agent LLM setting
       expect(yield* client.agentSettings.getAgentLlm()).toMatchObject({ primary: null, fallback: null })
     }))
 
-  it.effect("concurrent changes of the two connections both hold", () =>
+  it.effect("concurrent changes of the two connections both hold, the first ones and later ones", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
       const client = yield* clientOf(owner)
-      const primary = { provider: "openai-compatible", model: "a", baseUrl: "https://a.example.com/v1" }
-      const fallback = { provider: "openai-compatible", model: "b", baseUrl: "https://b.example.com/v1" }
-      yield* Effect.all([
-        client.agentSettings.updateAgentLlm({ payload: patchOf({ primary }) }),
-        client.agentSettings.updateAgentLlm({ payload: patchOf({ fallback }) })
-      ], { concurrency: 2 })
-      const settings = yield* client.agentSettings.getAgentLlm()
-      expect(settings.primary?.model).toBe("a")
-      expect(settings.fallback?.model).toBe("b")
+      const connection = (model: string) => ({
+        provider: "openai-compatible",
+        model,
+        baseUrl: "https://x.example.com/v1"
+      })
+      // The first round creates the row; the later ones change a stored row, where only its lock keeps both.
+      for (let round = 0; round < 8; round++) {
+        yield* Effect.all([
+          client.agentSettings.updateAgentLlm({ payload: patchOf({ primary: connection(`a${round}`) }) }),
+          client.agentSettings.updateAgentLlm({ payload: patchOf({ fallback: connection(`b${round}`) }) })
+        ], { concurrency: 2 })
+        const settings = yield* client.agentSettings.getAgentLlm()
+        expect([settings.primary?.model, settings.fallback?.model]).toEqual([`a${round}`, `b${round}`])
+      }
     }))
 
   it.effect("viewers read; admins change and test; developers (and the roles below) do not", () =>
