@@ -16,7 +16,7 @@ import type { Origin } from "../../domain/identity/Origin.js"
 import { actorOf, type Principal } from "../../domain/identity/Principal.js"
 import { agentOpsProblems, agentOpsSecrets, patched } from "../../domain/settings/AgentOpsRules.js"
 import { AgentOpsSettings, type AgentOpsSettingsPatch } from "../../domain/settings/AgentOpsSettings.js"
-import { SettingsInvalid } from "../../domain/settings/SettingsInvalid.js"
+import { settingsInvalid } from "../../domain/settings/SettingsInvalid.js"
 import { SecretReferenceMissing } from "../../domain/workspace/Secret.js"
 import { AgentOpsSettingsRepo, type AgentOpsSettingsRow } from "../../persistence/settings/AgentOpsSettingsRepo.js"
 import { transaction } from "../../persistence/Transaction.js"
@@ -70,12 +70,7 @@ export class AgentOps extends Effect.Service<AgentOps>()("parley/services/settin
             }]
             : [])
         ]
-        if (problems.length > 0) {
-          return yield* new SettingsInvalid({
-            problems,
-            message: problems.map((problem) => `${problem.field}: ${problem.message}`).join("; ")
-          })
-        }
+        if (problems.length > 0) return yield* settingsInvalid(problems)
         const names = agentOpsSecrets(after)
         const missing = names.length === 0 ? [] : yield* values.missing(workspaceId, names)
         if (missing.length > 0) {
