@@ -8,7 +8,10 @@
  * keep-alive pool (its JSON parsed). The overhead is the median of the
  * pairs' differences. Streaming: how long after the fake writes a stream's
  * first event the caller holds its first part, through Parley and through
- * the bare request (first body chunk). Fake and clients share this process,
+ * the bare request (first body chunk). The CPU time this process spends on
+ * each side of a pair is printed too: on a loaded machine the wall-clock
+ * difference multiplies the CPU work by the contention, the CPU time does
+ * not. Fake and clients share this process,
  * so both sides read one clock (performance.now()). No database.
  * Run with `npm run bench:providers` (N=<samples> to change the count).
  */
@@ -58,18 +61,28 @@ const main = Effect.gen(function*() {
   const parleyPlain = () => runtime.runPromise(model.generateText({ prompt: "Say something" }))
   yield* Effect.promise(() => parleyPlain())
   const plainBody = JSON.stringify(fake.requests.at(-1)!.body)
-  const plain = { parley: [] as Array<number>, bare: [] as Array<number>, overhead: [] as Array<number> }
+  const plain = {
+    parley: [] as Array<number>,
+    bare: [] as Array<number>,
+    overhead: [] as Array<number>,
+    cpuOverhead: [] as Array<number>
+  }
+  const cpuMillis = () => {
+    const { system, user } = process.cpuUsage()
+    return (system + user) / 1000
+  }
   for (let index = 0; index < WARMUP + N; index++) {
-    const first = performance.now()
+    const [first, firstCpu] = [performance.now(), cpuMillis()]
     const reply = yield* Effect.promise(() => parleyPlain())
-    const second = performance.now()
+    const [second, secondCpu] = [performance.now(), cpuMillis()]
     yield* Effect.promise(() => bare(plainBody))
-    const third = performance.now()
+    const [third, thirdCpu] = [performance.now(), cpuMillis()]
     if (reply.text !== TEXT) throw new Error(`unexpected reply ${reply.text}`)
     if (index < WARMUP) continue
     plain.parley.push(second - first)
     plain.bare.push(third - second)
     plain.overhead.push(second - first - (third - second))
+    plain.cpuOverhead.push(secondCpu - firstCpu - (thirdCpu - secondCpu))
   }
 
   // Streams: the first part (Parley) or body chunk (bare) after the fake wrote its first event.
@@ -123,6 +136,10 @@ const main = Effect.gen(function*() {
   console.log(
     `| plain call, overhead (pair difference) | ${ms(overheadP50)} | ${ms(quantile(plain.overhead, 0.99))} | | | ` +
       `p50 ≤ 1 ms | ${overheadP50 <= 1 ? "PASS" : "FAIL"} |`
+  )
+  console.log(
+    `| plain call, CPU time over the bare call's (this process: client and fake) | ` +
+      `${ms(quantile(plain.cpuOverhead, 0.5))} | ${ms(quantile(plain.cpuOverhead, 0.99))} | | | | |`
   )
   const firstP50 = quantile(stream.parley, 0.5)
   console.log(

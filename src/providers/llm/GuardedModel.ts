@@ -6,15 +6,15 @@
  * at its first part.
  */
 import { AiError, type LanguageModel } from "@effect/ai"
-import { Effect, Stream } from "effect"
+import { Clock, Effect, Stream } from "effect"
 import { countsAgainstProvider } from "../../domain/llm/LlmFailureRules.js"
 import type { CircuitBreakers } from "./CircuitBreakers.js"
 import { asAiError, fromAiError, llmFailure } from "./LlmCallFailure.js"
 
 const refusal = (breakers: CircuitBreakers, key: string, label: string, method: string) =>
-  Effect.flatMap(breakers.admit(key), (admission) => {
+  Effect.flatMap(Effect.zip(breakers.admit(key), Clock.currentTimeMillis), ([admission, now]) => {
     if (admission._tag === "Call") return Effect.void
-    const waitMs = Math.max(0, admission.until - Date.now())
+    const waitMs = Math.max(0, admission.until - now)
     const failure = admission.reason === "retry-after"
       ? llmFailure("rate-limited", `${label} asked not to be called for another ${waitMs} ms`, waitMs)
       : llmFailure("provider-error", `${label} failed repeatedly; not called for another ${waitMs} ms`, waitMs)

@@ -4,8 +4,9 @@
  * whole @effect/ai protocol (text, stream deltas, tool calls, usage), so an
  * agent runs end to end in tests and in the keyless embedded default.
  */
-import { LanguageModel, type Response } from "@effect/ai"
+import type { LanguageModel, Response } from "@effect/ai"
 import { Effect, Stream } from "effect"
+import { makeLanguageModel } from "./FastLanguageModel.js"
 import { messageText, type OfflineReply, OfflineScript } from "./OfflineScript.js"
 
 const tokens = (text: string) => Math.ceil(text.length / 4)
@@ -50,7 +51,7 @@ export const makeOfflineLanguageModel = (model: string) =>
       const deltas = reply.deltas ?? wordDeltas(reply.text ?? "")
       return { reply, deltas, text: reply.text ?? deltas.join("") }
     }
-    return yield* LanguageModel.make({
+    return yield* makeLanguageModel({
       generateText: (options) =>
         Effect.sync(() => {
           const { reply, text } = answer(options)

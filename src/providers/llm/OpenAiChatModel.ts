@@ -5,11 +5,12 @@
  * read leniently (servers differ in the fields they add or leave out); only
  * what Parley uses must be there.
  */
-import { AiError, LanguageModel, type Response } from "@effect/ai"
+import { AiError, type LanguageModel, type Response } from "@effect/ai"
 import * as Sse from "@effect/experimental/Sse"
 import { HttpClient, type HttpClientError, HttpClientRequest } from "@effect/platform"
 import { Effect, Option, Redacted, Schema, Stream } from "effect"
 import type { LlmConnection } from "../../domain/settings/LlmConnection.js"
+import { makeLanguageModel } from "./FastLanguageModel.js"
 import { chatCompletionBody } from "./OpenAiChatRequest.js"
 
 const ToolCall = Schema.Struct({
@@ -204,5 +205,5 @@ export const makeOpenAiChatModel = (
       )
     })
 
-  return LanguageModel.make({ generateText, streamText })
+  return makeLanguageModel({ generateText, streamText })
 }
