@@ -30,6 +30,8 @@ export interface FakeAnswer {
   readonly usage?: { readonly input: number; readonly output: number }
   /** Wait this long before answering (the provider's own time). */
   readonly delayMs?: number
+  /** In a stream, write this many events and then nothing more, without ending it. */
+  readonly stallAfterEvents?: number
 }
 
 /** What the fake does with one request. */
@@ -114,12 +116,13 @@ export const makeFakeLlmServer = (wire: WireFormat): Effect.Effect<FakeLlmServer
           response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" })
           response.flushHeaders()
           let first = true
-          for (const [event, data] of wire.events(request, behaviour)) {
+          const events = wire.events(request, behaviour)
+          for (const [event, data] of events.slice(0, behaviour.stallAfterEvents ?? events.length)) {
             if (first) firstByteSentAt.push(performance.now())
             first = false
             response.write(`${event === null ? "" : `event: ${event}\n`}data: ${data}\n\n`)
           }
-          response.end()
+          if (behaviour.stallAfterEvents === undefined) response.end()
         })
       })
       server.listen(0, "127.0.0.1", () => {

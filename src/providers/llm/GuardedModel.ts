@@ -21,13 +21,19 @@ const refusal = (breakers: CircuitBreakers, key: string, label: string, method: 
     return Effect.fail(asAiError(failure, method))
   })
 
-/** `model` behind the breaker `key` of `breakers`; `label` names the connection in messages; `secrets` are stripped from them. */
+/**
+ * `model` behind the breaker `key` of `breakers`; `label` names the connection
+ * in messages; `secrets` are stripped from them. A stream that sends nothing
+ * for `idleTimeoutMs` fails as a time-out (the HTTP client's time-out covers
+ * only the answer's head).
+ */
 export const guardedModel = (
   model: LanguageModel.Service,
   breakers: CircuitBreakers,
   key: string,
   label: string,
-  secrets: ReadonlyArray<string>
+  secrets: ReadonlyArray<string>,
+  idleTimeoutMs: number
 ): LanguageModel.Service => {
   const record = (error: unknown) => {
     if (!AiError.isAiError(error)) return Effect.void
@@ -48,6 +54,11 @@ export const guardedModel = (
         Stream.suspend(() => {
           let answered = false
           return model.streamText(options).pipe(
+            Stream.timeoutFail(
+              () =>
+                asAiError(llmFailure("timeout", `${label} sent nothing for ${idleTimeoutMs / 1000} s`), "streamText"),
+              idleTimeoutMs
+            ),
             Stream.tap(() => answered ? Effect.void : (answered = true, breakers.succeeded(key))),
             Stream.tapError((error) => answered ? Effect.void : record(error))
           )

@@ -50,7 +50,8 @@ export class LlmClients extends Effect.Service<LlmClients>()("parley/providers/l
           breakers,
           providers.breakerKey(target.connection, target.apiKey),
           connectionLabel(target.connection),
-          secretsOf(target)
+          secretsOf(target),
+          target.connection.requestTimeoutSeconds * 1000
         ))
 
     /**

@@ -140,6 +140,21 @@ describe("the OpenAI provider against its fake", () => {
       expect(Date.now() - started).toBeLessThan(3000)
     }).pipe(Effect.provide(llmClientsWith())))
 
+  it.scopedLive("a stream that stalls after its first events fails as a time-out after the connection's time-out", () =>
+    Effect.gen(function*() {
+      const { fake, model } = yield* setup("openai", 1)
+      fake.respond(() => answer({ text: "one two three", stallAfterEvents: 2 }))
+      const seen: Array<string> = []
+      const error = yield* model.streamText({ prompt: "count" }).pipe(
+        Stream.runForEach((part) => Effect.sync(() => part.type === "text-delta" && seen.push(part.delta))),
+        Effect.flip
+      )
+      expect(seen).toEqual(["one "])
+      const failure = fromAiError(error, [KEY])
+      expect(failure.kind).toBe("timeout")
+      expect(failure.message).toMatch(/sent nothing for 1 s$/)
+    }).pipe(Effect.provide(llmClientsWith())))
+
   it.scopedLive("a refused key and an unknown model are typed, and the key never appears in the message", () =>
     Effect.gen(function*() {
       const { clients, fake, primary } = yield* setup("openai")
