@@ -8,10 +8,11 @@
  */
 import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import type { WorkspaceId } from "../../../src/domain/identity/Ids.js"
 import type { SecretId, SecretName } from "../../../src/domain/workspace/Ids.js"
 import { MAX_SECRET_BYTES } from "../../../src/domain/workspace/Secret.js"
+import { SecretRepo } from "../../../src/persistence/workspace/SecretRepo.js"
 import { SecretReferences } from "../../../src/services/workspace/SecretReferences.js"
 import { SecretValues } from "../../../src/services/workspace/SecretValues.js"
 import { as, signUp, type TestAccount } from "../../support/Accounts.js"
@@ -185,6 +186,31 @@ layer(testServer(), { excludeTestServices: true })("the vault", (it) => {
       const writes = yield* client.audit.list({ urlParams: auditQuery({ resourceId: created.id }) })
       expect(writes.items.map((record) => record.action)).toContain("secret.created")
     }).pipe(Effect.provide(vaultPorts())))
+
+  it.effect("a master-key re-wrap never overwrites a version that was rotated or re-wrapped meanwhile", () =>
+    Effect.gen(function*() {
+      const owner = yield* signUp()
+      const client = yield* clientOf(owner)
+      const name = freshName("guard")
+      const created = yield* client.secrets.create({ payload: secretCreate(name, freshValue("v1")) })
+      const repo = yield* SecretRepo
+      const versionOf = Effect.map(
+        repo.wrappedByOthers("0000000000000000", undefined, 10_000),
+        (rows) => rows.find((row) => row.secretId === created.id)!
+      )
+      const read = yield* versionOf
+      const forged = { wrappedKey: new Uint8Array(60), masterKeyId: "ffffffffffffffff" }
+      // Rotated meanwhile: the version read is gone.
+      const next = freshValue("v2")
+      yield* client.secrets.rotate({ path: { secret_id: created.id }, payload: secretRotate(next) })
+      expect(yield* repo.rewrap(read, read.masterKeyId, forged)).toBe(false)
+      // Re-wrapped meanwhile: the row names another key than the one read.
+      const current = yield* versionOf
+      expect(yield* repo.rewrap(current, "0123456789abcdef", forged)).toBe(false)
+      expect((yield* versionOf).masterKeyId).toBe(current.masterKeyId)
+      const values = yield* SecretValues
+      expect(Redacted.value(yield* values.reveal(use(owner, name)))).toBe(next)
+    }).pipe(Effect.provide(Layer.merge(vaultPorts(), SecretRepo.Default))))
 
   it.effect("deleting a secret in use is a 409 naming its users, unless forced", () =>
     Effect.gen(function*() {
