@@ -35,6 +35,7 @@ import { LeadsHttpLive } from "./workspace/LeadsHttp.js"
 import { SecretsHttpLive } from "./workspace/SecretsHttp.js"
 import { SupportHttpLive } from "./workspace/SupportHttp.js"
 import { UsageHttpLive } from "./workspace/UsageHttp.js"
+import { WorkspaceToolsHttpLive } from "./workspace/WorkspaceToolsHttp.js"
 
 /** The groups whose area is not built yet: each of their routes answers 501 naming itself. */
 export const notBuiltGroups = [
@@ -53,7 +54,6 @@ export const notBuiltGroups = [
   "workflowSimulator",
   "chains",
   "publicChains",
-  "workspaceTools",
   "workspaceModels",
   "channels",
   "publicChannels"
@@ -89,6 +89,7 @@ const Groups = Layer.mergeAll(
   AssistantAnalyticsHttpLive,
   AgentSettingsHttpLive,
   SecretsHttpLive,
+  WorkspaceToolsHttpLive,
   UsageHttpLive,
   LeadsHttpLive,
   SupportHttpLive,

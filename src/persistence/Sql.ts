@@ -22,6 +22,7 @@ import migration0007 from "./migrations/0007_deployments.js"
 import migration0008 from "./migrations/0008_turn_failures.js"
 import migration0009 from "./migrations/0009_automatic_nlu_threshold.js"
 import migration0010 from "./migrations/0010_vault.js"
+import migration0011 from "./migrations/0011_workspace_tools.js"
 import migration0012 from "./migrations/0012_agent_llm_settings.js"
 import migration0013 from "./migrations/0013_workspace_admin.js"
 import * as PgliteClient from "./PgliteClient.js"
@@ -38,6 +39,7 @@ export const migrations = {
   "0008_turn_failures": migration0008,
   "0009_automatic_nlu_threshold": migration0009,
   "0010_vault": migration0010,
+  "0011_workspace_tools": migration0011,
   "0012_agent_llm_settings": migration0012,
   "0013_workspace_admin": migration0013
 } as const

@@ -1,51 +1,25 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { JsonObject, JsonValue } from "../Json.js"
-import { HttpMethod, ToolName } from "../workspace/HttpToolDefinition.js"
-import { SecretName } from "../workspace/Ids.js"
+import { ToolName } from "../workspace/HttpToolDefinition.js"
+import {
+  ResolvedToolRequest,
+  TOOL_TEST_BODY_PREVIEW,
+  ToolTestFailure,
+  ToolTestResponse
+} from "../workspace/ToolCallResult.js"
 import { AiAgentToolId } from "./Ids.js"
 import { AiAgentToolKind } from "./ToolConfig.js"
 
 const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
-
-/** How many characters of an upstream response body a test shows. */
-export const TOOL_TEST_BODY_PREVIEW = 16_384
 
 /** A test call of a tool: the arguments the model would send, checked against the tool's input schema. */
 export const AiAgentToolTestRequest = Schema.Struct({
   input: Schema.optionalWith(JsonObject, { default: () => ({}) })
 }).annotations({ identifier: "AiAgentToolTestRequest", parseOptions: { onExcessProperty: "error" } })
 
-/**
- * The request a test sent, after its templates were filled. A secret's value
- * never appears: it reads `••••`, after the reference's prefix (`Bearer ••••`).
- */
-export const ResolvedToolRequest = Schema.Struct({
-  method: HttpMethod,
-  url: Schema.String.pipe(Schema.maxLength(8192)),
-  headers: Schema.Record({ key: Schema.String, value: Schema.String }),
-  body: Schema.NullOr(Schema.String.pipe(Schema.maxLength(65_536))),
-  /** The vault secrets the request used, by name. */
-  secretsUsed: Schema.Array(SecretName)
-}).annotations({ identifier: "ResolvedToolRequest" })
-
-/** The upstream's answer to a test: status, headers, and the start of the body. */
-export const ToolTestResponse = Schema.Struct({
-  status: Schema.Number.pipe(Schema.int(), Schema.between(100, 599)),
-  headers: Schema.Record({ key: Schema.String, value: Schema.String }),
-  contentType: Schema.NullOr(Schema.String.pipe(Schema.maxLength(200))),
-  /** The size of the whole body as received. */
-  sizeBytes: Count,
-  /** The body as text, cut at 16,384 characters. */
-  body: Schema.String.pipe(Schema.maxLength(TOOL_TEST_BODY_PREVIEW)),
-  truncated: Schema.Boolean
-}).annotations({ identifier: "ToolTestResponse" })
-
-/** Why an upstream's answer fails the call: a status other than 2xx, or a body over the tool's `maxResponseBytes`. */
-export const ToolTestFailure = Schema.Struct({
-  kind: Schema.Literal("http-status", "response-too-large"),
-  message: Schema.String.pipe(Schema.maxLength(2000))
-}).annotations({ identifier: "ToolTestFailure" })
+// The request and answer shapes are the workspace tool-call service's own (one shape for every HTTP tool).
+export { ResolvedToolRequest, TOOL_TEST_BODY_PREVIEW, ToolTestFailure, ToolTestResponse }
 
 /**
  * The outcome of one test call. Any answer of the upstream is a result (`ok`

@@ -1,8 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Timeout, UpstreamFailed } from "../../domain/HttpErrors.js"
 import { Page } from "../../domain/Pagination.js"
 import { WorkspaceToolId } from "../../domain/workspace/Ids.js"
 import { ForceDeleteParams } from "../../domain/workspace/ResourceRef.js"
 import { SecretReferenceMissing } from "../../domain/workspace/Secret.js"
+import {
+  ToolInputInvalid,
+  WorkspaceToolTestRequest,
+  WorkspaceToolTestResult
+} from "../../domain/workspace/ToolCallResult.js"
 import {
   WorkspaceTool,
   WorkspaceToolCreate,
@@ -61,6 +67,27 @@ export class WorkspaceToolsApi extends HttpApiGroup.make("workspaceTools")
       .addError(WorkspaceToolNotFound)
       .addError(WorkspaceToolInUse)
       .annotate(OpenApi.Summary, "Delete an HTTP tool (409 while in use, unless ?force=true)")
+      .pipe(requires("tool.write"))
+  )
+  .add(
+    HttpApiEndpoint.post("test")`/workspace-tools/${toolId}/test`
+      .setPayload(WorkspaceToolTestRequest)
+      .addSuccess(WorkspaceToolTestResult)
+      .addError(WorkspaceToolNotFound)
+      .addError(ToolInputInvalid)
+      .addError(SecretReferenceMissing)
+      .addError(UpstreamFailed)
+      .addError(Timeout)
+      .annotate(OpenApi.Summary, "Run a tool once with sample input")
+      .annotate(
+        OpenApi.Description,
+        "Checks `input` against the tool's input schema, fills the templates, reads the secrets from the vault and " +
+          "sends the request: the answer reports the status, latency, the start of the response (16 KiB) and the " +
+          "request as sent, with every secret value masked (also where the upstream echoes one back). Any answer " +
+          "of the upstream is a result (`ok: false` for a non-2xx status or a body over `maxResponseBytes`); no " +
+          "answer at all (refused by the address rule, DNS, connection, too many redirects) is `UpstreamFailed`, " +
+          "and a time-out is `Timeout`. Nothing is stored."
+      )
       .pipe(requires("tool.write"))
   )
   .middleware(Authentication)
