@@ -105,7 +105,10 @@ export class ToolCalls extends Effect.Service<ToolCalls>()("parley/services/work
         Effect.mapError((failure) =>
           failure._tag === "OutboundResponseTooLarge"
             ? new OutboundResponseTooLarge({
-              ...failure,
+              host: failure.host,
+              limitBytes: failure.limitBytes,
+              status: failure.status,
+              message: failure.message,
               headers: maskHeaders(failure.headers),
               head: new TextEncoder().encode(mask(decoder.decode(failure.head)))
             })

@@ -118,8 +118,8 @@ export class WorkspaceTools extends Effect.Service<WorkspaceTools>()("parley/ser
       if (tool === undefined) return yield* nameTaken(input.name)
       yield* references.replace(principal.workspaceId, toolRef(tool), secretNames(definition))
       yield* log.append(workspaceEntry(principal, origin, {
-        action: "workspace_tool.created",
-        resourceType: "workspace_tool",
+        action: "workspace-tool.created",
+        resourceType: "workspace-tool",
         resourceId: id,
         summary: { before: null, after: { name: tool.name, method: tool.method, url: tool.url } }
       }))
@@ -153,8 +153,8 @@ export class WorkspaceTools extends Effect.Service<WorkspaceTools>()("parley/ser
       if (tool.name !== current.name) yield* references.replace(principal.workspaceId, toolRef(current), [])
       yield* references.replace(principal.workspaceId, toolRef(tool), secretNames(definition))
       yield* log.append(workspaceEntry(principal, origin, {
-        action: "workspace_tool.updated",
-        resourceType: "workspace_tool",
+        action: "workspace-tool.updated",
+        resourceType: "workspace-tool",
         resourceId: id,
         summary: {
           before: { name: current.name, method: current.method, url: current.url },
@@ -185,8 +185,8 @@ export class WorkspaceTools extends Effect.Service<WorkspaceTools>()("parley/ser
       yield* repo.delete(principal.workspaceId, id)
       yield* references.replace(principal.workspaceId, toolRef(current), [])
       yield* log.append(workspaceEntry(principal, origin, {
-        action: "workspace_tool.deleted",
-        resourceType: "workspace_tool",
+        action: "workspace-tool.deleted",
+        resourceType: "workspace-tool",
         resourceId: id,
         summary: { before: { name: current.name }, after: { forced: usedBy.length > 0 } }
       }))
