@@ -159,6 +159,21 @@ const builtProbes: Record<
   "secrets.create": { body: () => ({ name: `MATRIX_${++unique}`, value: "matrix value" }), status: 201 },
   "secrets.rotate": { body: () => ({ value: "rotated value" }), status: 404, tag: "SecretNotFound" },
   "secrets.delete": { status: 404, tag: "SecretNotFound" },
+  "workspaceTools.list": { status: 200 },
+  "workspaceTools.create": {
+    body: () => ({
+      name: `matrix_${++unique}`,
+      description: "A matrix tool",
+      inputSchema: { type: "object" },
+      method: "GET",
+      url: "https://api.example.com/matrix"
+    }),
+    status: 201
+  },
+  "workspaceTools.get": { status: 404, tag: "WorkspaceToolNotFound" },
+  "workspaceTools.update": { body: () => ({ timeoutSeconds: 5 }), status: 404, tag: "WorkspaceToolNotFound" },
+  "workspaceTools.delete": { status: 404, tag: "WorkspaceToolNotFound" },
+  "workspaceTools.test": { body: () => ({ input: {} }), status: 404, tag: "WorkspaceToolNotFound" },
   "usage.usage": { query: "?period=week", status: 200 },
   "usage.billingStatus": { status: 200 },
   "support.reportError": { body: () => ({ message: "The matrix met an error" }), status: 202 },
