@@ -1,17 +1,121 @@
 /**
  * `LanguageModel.make` with a faster plain call: @effect/ai 0.37 builds the
  * schema of a response's parts, and compiles its decoder, on every
- * `generateText` (a third of the CPU a call through Parley spent, measured by
- * bench/providers). A call without a toolkit (a plain answer, the settings'
- * test) decodes here with a schema built once; everything else (tools,
- * structured output, streams) is @effect/ai's own. Parley sets no span
- * transformer, which is the one thing this path leaves out.
+ * `generateText`, and decoding a part tries each kind of part in turn (most
+ * of the CPU a plain call through Parley spent, measured by bench/providers).
+ * A call without a toolkit (a plain answer or stream, the settings' test)
+ * takes the parts our adapters make as they are: the kinds a plain answer
+ * has (response metadata, text and its stream deltas, finish) are built directly, exactly as the schema
+ * would decode them (`test/unit/providers/llm/FastLanguageModel.test.ts`
+ * checks both agree); any other kind goes through a decoder built once.
+ * Everything else (tools, structured output) is @effect/ai's own.
+ * Parley sets no span transformer, which is the one thing this path leaves
+ * out.
  */
 import { AiError, IdGenerator, LanguageModel, Prompt, Response, Toolkit } from "@effect/ai"
-import { Effect } from "effect"
-import { Schema } from "effect"
+import { Chunk, Effect, Option, type ParseResult, Schema, Stream } from "effect"
 
 const decodeParts = Schema.decodeUnknown(Schema.mutable(Schema.Array(Response.Part(Toolkit.empty))))
+const decodeStreamParts = Schema.decodeUnknown(Schema.ChunkFromSelf(Response.StreamPart(Toolkit.empty)))
+
+type PlainPart = Response.ResponseMetadataPart | Response.TextPart | Response.FinishPart
+type PlainStreamPart = PlainPart | Response.TextStartPart | Response.TextDeltaPart | Response.TextEndPart
+
+const optionalString = (value: unknown): Option.Option<string> =>
+  typeof value === "string" ? Option.some(value) : Option.none()
+const count = (value: unknown): number | undefined => typeof value === "number" ? value : undefined
+
+/** `part` as the schema decodes it, when it is a kind a plain answer has and well formed; otherwise undefined. */
+const plainPart = (part: Response.PartEncoded): PlainPart | undefined => {
+  if (part.metadata !== undefined) return undefined
+  switch (part.type) {
+    case "text":
+      return typeof part.text === "string" ? Response.makePart("text", { text: part.text }) : undefined
+    case "response-metadata":
+      return part.timestamp === undefined
+        ? Response.makePart("response-metadata", {
+          id: optionalString(part.id),
+          modelId: optionalString(part.modelId),
+          timestamp: Option.none()
+        })
+        : undefined
+    case "finish": {
+      const usage = part.usage
+      if (!Response.FinishReason.literals.includes(part.reason) || typeof usage !== "object" || usage === null) {
+        return undefined
+      }
+      if (usage.reasoningTokens !== undefined || usage.cachedInputTokens !== undefined) return undefined
+      return Response.makePart("finish", {
+        reason: part.reason,
+        usage: new Response.Usage({
+          inputTokens: count(usage.inputTokens),
+          outputTokens: count(usage.outputTokens),
+          totalTokens: count(usage.totalTokens)
+        }, true)
+      })
+    }
+    default:
+      return undefined
+  }
+}
+
+/** `part` of a stream as the schema decodes it, when it is a kind a plain stream has; otherwise undefined. */
+const plainStreamPart = (part: Response.StreamPartEncoded): PlainStreamPart | undefined => {
+  if (part.metadata !== undefined) return undefined
+  switch (part.type) {
+    case "text-start":
+    case "text-end":
+      return typeof part.id === "string" ? Response.makePart(part.type, { id: part.id }) : undefined
+    case "text-delta":
+      return typeof part.id === "string" && typeof part.delta === "string"
+        ? Response.makePart("text-delta", { id: part.id, delta: part.delta })
+        : undefined
+    case "response-metadata":
+    case "finish":
+      return plainPart(part)
+    default:
+      return undefined
+  }
+}
+
+const malformed = (method: string) => (error: ParseResult.ParseError) =>
+  AiError.MalformedOutput.fromParseError({ module: "LanguageModel", method, error })
+
+/** A chunk of a plain stream's parts: built directly when every part allows it, decoded otherwise. */
+export const plainStreamParts = (
+  parts: Chunk.Chunk<Response.StreamPartEncoded>
+): Effect.Effect<Chunk.Chunk<Response.AnyPart>, AiError.AiError> => {
+  const built: Array<Response.AnyPart> = []
+  for (const part of parts) {
+    const plain = plainStreamPart(part)
+    if (plain === undefined) {
+      return decodeStreamParts(parts).pipe(
+        Effect.mapError(malformed("streamText")),
+        Effect.provideService(IdGenerator.IdGenerator, IdGenerator.defaultIdGenerator)
+      )
+    }
+    built.push(plain)
+  }
+  return Effect.succeed(Chunk.unsafeFromArray(built))
+}
+
+/** The parts of a plain answer: built directly when every part allows it, decoded otherwise. */
+export const plainParts = (
+  parts: ReadonlyArray<Response.PartEncoded>
+): Effect.Effect<Array<Response.AnyPart>, AiError.AiError> => {
+  const built: Array<Response.AnyPart> = []
+  for (const part of parts) {
+    const plain = plainPart(part)
+    if (plain === undefined) {
+      return decodeParts(parts).pipe(
+        Effect.mapError(malformed("generateText")),
+        Effect.provideService(IdGenerator.IdGenerator, IdGenerator.defaultIdGenerator)
+      )
+    }
+    built.push(plain)
+  }
+  return Effect.succeed(built)
+}
 
 /** The LanguageModel of a provider's `params`. */
 export const makeLanguageModel = (params: LanguageModel.ConstructorParams) =>
@@ -31,14 +135,27 @@ export const makeLanguageModel = (params: LanguageModel.ConstructorParams) =>
               responseFormat: { type: "text" },
               span
             }).pipe(
-              Effect.flatMap(decodeParts),
-              Effect.map((content) => new LanguageModel.GenerateTextResponse<{}>(content)),
-              Effect.catchTag(
-                "ParseError",
-                (error) =>
-                  AiError.MalformedOutput.fromParseError({ module: "LanguageModel", method: "generateText", error })
-              ),
-              Effect.provideService(IdGenerator.IdGenerator, IdGenerator.defaultIdGenerator)
+              Effect.flatMap(plainParts),
+              Effect.map((content) => new LanguageModel.GenerateTextResponse<{}>(content as any))
             )
-        )) as LanguageModel.Service["generateText"]
+        )) as LanguageModel.Service["generateText"],
+    streamText: ((options: LanguageModel.GenerateTextOptions<any>) =>
+      options.toolkit !== undefined
+        ? service.streamText(options as any)
+        : Stream.unwrapScoped(Effect.map(
+          Effect.makeSpanScoped("LanguageModel.streamText", {
+            captureStackTrace: false,
+            attributes: { toolChoice: options.toolChoice }
+          }),
+          (span) =>
+            params.streamText({
+              prompt: Prompt.make(options.prompt),
+              tools: [],
+              toolChoice: "none",
+              responseFormat: { type: "text" },
+              span
+            }).pipe(
+              Stream.mapChunksEffect(plainStreamParts)
+            )
+        ))) as LanguageModel.Service["streamText"]
   }))

@@ -12,14 +12,17 @@ import type { CircuitBreakers } from "./CircuitBreakers.js"
 import { asAiError, fromAiError, llmFailure } from "./LlmCallFailure.js"
 
 const refusal = (breakers: CircuitBreakers, key: string, label: string, method: string) =>
-  Effect.flatMap(Effect.zip(breakers.admit(key), Clock.currentTimeMillis), ([admission, now]) => {
-    if (admission._tag === "Call") return Effect.void
-    const waitMs = Math.max(0, admission.until - now)
-    const failure = admission.reason === "retry-after"
-      ? llmFailure("rate-limited", `${label} asked not to be called for another ${waitMs} ms`, waitMs)
-      : llmFailure("provider-error", `${label} failed repeatedly; not called for another ${waitMs} ms`, waitMs)
-    return Effect.fail(asAiError(failure, method))
-  })
+  Effect.flatMap(
+    breakers.admit(key),
+    (admission) =>
+      admission._tag === "Call" ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const waitMs = Math.max(0, admission.until - now)
+        const failure = admission.reason === "retry-after"
+          ? llmFailure("rate-limited", `${label} asked not to be called for another ${waitMs} ms`, waitMs)
+          : llmFailure("provider-error", `${label} failed repeatedly; not called for another ${waitMs} ms`, waitMs)
+        return Effect.fail(asAiError(failure, method))
+      })
+  )
 
 /**
  * `model` behind the breaker `key` of `breakers`; `label` names the connection

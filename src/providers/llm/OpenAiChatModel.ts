@@ -6,9 +6,9 @@
  * what Parley uses must be there.
  */
 import { AiError, type LanguageModel, type Response } from "@effect/ai"
-import * as Sse from "@effect/experimental/Sse"
 import { HttpClient, type HttpClientError, HttpClientRequest } from "@effect/platform"
-import { Effect, Option, Redacted, Schema, Stream } from "effect"
+import { Effect, Either, Option, Redacted, Schema, Stream } from "effect"
+import { feedSse, initialSseState } from "../../domain/llm/ServerSentEvents.js"
 import type { LlmConnection } from "../../domain/settings/LlmConnection.js"
 import { makeLanguageModel } from "./FastLanguageModel.js"
 import { chatCompletionBody } from "./OpenAiChatRequest.js"
@@ -47,7 +47,7 @@ const CompletionChunk = Schema.Struct({
   }))),
   usage: Schema.optional(Schema.NullOr(Usage))
 })
-const decodeCompletion = Schema.decodeUnknown(Completion)
+const decodeCompletion = Schema.decodeUnknownEither(Completion)
 const decodeChunk = Schema.decodeUnknown(Schema.parseJson(CompletionChunk))
 
 const finishReason = (reason: string | null | undefined): Response.FinishReason => {
@@ -117,12 +117,11 @@ export const makeOpenAiChatModel = (
     Effect.gen(function*() {
       const response = yield* http.execute(post(chatCompletionBody(connection, options, false))).pipe(
         Effect.flatMap((response) => response.json),
-        Effect.catchAll(fromHttpError("generateText")),
-        Effect.scoped
+        Effect.catchAll(fromHttpError("generateText"))
       )
-      const completion = yield* decodeCompletion(response).pipe(
-        Effect.mapError(() => malformed("generateText", "the answer is not a chat completion"))
-      )
+      const decoded = decodeCompletion(response)
+      if (Either.isLeft(decoded)) return yield* malformed("generateText", "the answer is not a chat completion")
+      const completion = decoded.right
       const choice = completion.choices[0]
       const parts: Array<Response.PartEncoded> = [{
         type: "response-metadata",
@@ -147,6 +146,7 @@ export const makeOpenAiChatModel = (
 
   const streamText = (options: LanguageModel.ProviderOptions) =>
     Stream.suspend(() => {
+      let sse = initialSseState
       let started = false
       let textOpen = false
       let reason: string | null | undefined
@@ -189,7 +189,13 @@ export const makeOpenAiChatModel = (
         Effect.map((response) => response.stream),
         Stream.unwrapScoped,
         Stream.decodeText(),
-        Stream.pipeThroughChannel(Sse.makeChannel()),
+        Stream.mapConcatEffect((text) => {
+          const step = feedSse(sse, text)
+          sse = step.state
+          return step.tooLarge
+            ? Effect.fail(malformed("streamText", "a stream event passed 10 MiB without ending"))
+            : Effect.succeed(step.events)
+        }),
         Stream.takeWhile((event) => event.data.trim() !== "[DONE]"),
         Stream.mapEffect((event) =>
           decodeChunk(event.data).pipe(
