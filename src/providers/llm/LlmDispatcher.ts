@@ -9,9 +9,8 @@
  * (about a millisecond a call on this machine: bench/providers).
  */
 import { Agent, buildConnector } from "@effect/platform-node/Undici"
-import { parseIpAddress } from "../../domain/outbound/IpAddress.js"
-import { addressRefusal, type OutboundAllowList } from "../../domain/outbound/OutboundAllowList.js"
-import { guardedLookup, OutboundRefusedError } from "../outbound/GuardedAgents.js"
+import type { OutboundAllowList } from "../../domain/outbound/OutboundAllowList.js"
+import { guardedLookup, literalRefusal } from "../outbound/GuardedAgents.js"
 
 /** A dispatcher for `allowList`. */
 export const makeLlmDispatcher = (allowList: OutboundAllowList): Agent => {
@@ -19,11 +18,8 @@ export const makeLlmDispatcher = (allowList: OutboundAllowList): Agent => {
   return new Agent({
     keepAliveTimeout: 30_000,
     connect: (options, callback) => {
-      const host = options.hostname.replace(/^\[|\]$/g, "")
-      const ip = parseIpAddress(host)
-      const refusal = ip === undefined ? undefined : addressRefusal(allowList, host, ip)
-      if (refusal !== undefined) return callback(new OutboundRefusedError(host, host, refusal), null)
-      return connector(options, callback)
+      const refused = literalRefusal(allowList, options.hostname)
+      return refused === undefined ? connector(options, callback) : callback(refused, null)
     }
   })
 }

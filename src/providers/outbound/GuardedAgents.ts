@@ -58,12 +58,17 @@ export const guardedLookup =
     })
   }
 
-/** The refusal of a host that is an address literal, if it is refused. */
-const literalRefusal = (allowList: OutboundAllowList, host: string | null | undefined) => {
-  const ip = host === null || host === undefined ? undefined : parseIpAddress(host)
+/** The refusal of a host that is an address literal (an IPv6 one with or without brackets), if it is refused. */
+export const literalRefusal = (
+  allowList: OutboundAllowList,
+  host: string | null | undefined
+): OutboundRefusedError | undefined => {
+  if (host === null || host === undefined) return undefined
+  const address = host.replace(/^\[|\]$/g, "")
+  const ip = parseIpAddress(address)
   if (ip === undefined) return undefined
-  const refusal = addressRefusal(allowList, host!, ip)
-  return refusal === undefined ? undefined : new OutboundRefusedError(host!, host!.replace(/^\[|\]$/g, ""), refusal)
+  const refusal = addressRefusal(allowList, address, ip)
+  return refusal === undefined ? undefined : new OutboundRefusedError(address, address, refusal)
 }
 
 type ConnectionCallback = (error: Error | null, stream: Duplex) => void

@@ -18,14 +18,10 @@ import {
 import type { LlmConnection } from "../../domain/settings/LlmConnection.js"
 import { settingsInvalid } from "../../domain/settings/SettingsInvalid.js"
 import type { SecretName } from "../../domain/workspace/Ids.js"
-import { SecretReferenceMissing } from "../../domain/workspace/Secret.js"
 import { AgentLlmSettingsRepo, type AgentLlmSettingsRow } from "../../persistence/settings/AgentLlmSettingsRepo.js"
 import { transaction } from "../../persistence/Transaction.js"
 import { currentDate } from "../assistants/Assistants.js"
-import { AuditLog } from "../AuditLog.js"
-import { SecretReferences } from "../workspace/SecretReferences.js"
-import { SecretValues } from "../workspace/SecretValues.js"
-import { workspaceEntry } from "../WorkspaceAudit.js"
+import { SettingsWrites } from "./SettingsWrites.js"
 
 /** The settings as the API shows them. */
 const toSettings = (row: AgentLlmSettingsRow) =>
@@ -42,21 +38,12 @@ const secretNames = (...connections: ReadonlyArray<LlmConnection | null>): Reado
   ...new Set(connections.flatMap((connection) => connection?.apiKeySecret ? [connection.apiKeySecret] : []))
 ]
 
-/** The vault names these settings use that the workspace's vault lacks: 400 naming them. */
-export const secretsMissing = (names: ReadonlyArray<SecretName>) =>
-  new SecretReferenceMissing({
-    names,
-    message: `No secret named ${names.join(", ")} in this workspace's vault: create it first`
-  })
-
 export class AgentLlm extends Effect.Service<AgentLlm>()("parley/services/settings/AgentLlm", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const transactional = transaction(sql)
     const repo = yield* AgentLlmSettingsRepo
-    const values = yield* SecretValues
-    const references = yield* SecretReferences
-    const log = yield* AuditLog
+    const writes = yield* SettingsWrites
 
     /** The workspace's settings; a workspace that never saved any has no connection of its own. */
     const get = Effect.fn("AgentLlm.get")(function*(workspaceId: WorkspaceId) {
@@ -73,8 +60,7 @@ export class AgentLlm extends Effect.Service<AgentLlm>()("parley/services/settin
         const problems = settingsProblems(primary, fallback)
         if (problems.length > 0) return yield* settingsInvalid(problems)
         const names = secretNames(primary, fallback)
-        const missing = names.length === 0 ? [] : yield* values.missing(workspaceId, names)
-        if (missing.length > 0) return yield* secretsMissing(missing)
+        yield* writes.requireSecrets(workspaceId, names)
         const row = {
           workspaceId,
           primaryConnection: primary,
@@ -83,20 +69,16 @@ export class AgentLlm extends Effect.Service<AgentLlm>()("parley/services/settin
           updatedAt: yield* currentDate
         }
         yield* repo.save(row)
-        yield* references.replace(
+        yield* writes.recorded(principal, origin, {
           workspaceId,
-          { kind: "agent-llm-settings", id: workspaceId, name: "Agent LLM settings" },
-          names
-        )
-        yield* log.append(workspaceEntry(principal, origin, {
+          resource: { kind: "agent-llm-settings", id: workspaceId, name: "Agent LLM settings" },
+          names,
           action: "agent-llm-settings.updated",
-          resourceType: "agent-llm-settings",
-          resourceId: workspaceId,
           summary: {
             before: { primary: before.primaryConnection, fallback: before.fallbackConnection },
             after: { primary, fallback }
           }
-        }))
+        })
         return toSettings(row)
       },
       transactional
@@ -104,5 +86,5 @@ export class AgentLlm extends Effect.Service<AgentLlm>()("parley/services/settin
 
     return { get, update } as const
   }),
-  dependencies: [AgentLlmSettingsRepo.Default]
+  dependencies: [AgentLlmSettingsRepo.Default, SettingsWrites.Default]
 }) {}

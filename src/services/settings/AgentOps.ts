@@ -17,14 +17,10 @@ import { actorOf, type Principal } from "../../domain/identity/Principal.js"
 import { agentOpsProblems, agentOpsSecrets, patched } from "../../domain/settings/AgentOpsRules.js"
 import { AgentOpsSettings, type AgentOpsSettingsPatch } from "../../domain/settings/AgentOpsSettings.js"
 import { settingsInvalid } from "../../domain/settings/SettingsInvalid.js"
-import { SecretReferenceMissing } from "../../domain/workspace/Secret.js"
 import { AgentOpsSettingsRepo, type AgentOpsSettingsRow } from "../../persistence/settings/AgentOpsSettingsRepo.js"
 import { transaction } from "../../persistence/Transaction.js"
 import { currentDate } from "../assistants/Assistants.js"
-import { AuditLog } from "../AuditLog.js"
-import { SecretReferences } from "../workspace/SecretReferences.js"
-import { SecretValues } from "../workspace/SecretValues.js"
-import { workspaceEntry } from "../WorkspaceAudit.js"
+import { SettingsWrites } from "./SettingsWrites.js"
 
 const toSettings = (row: AgentOpsSettingsRow) =>
   AgentOpsSettings.make({ ...row, updatedAt: DateTime.unsafeFromDate(row.updatedAt) })
@@ -42,9 +38,7 @@ export class AgentOps extends Effect.Service<AgentOps>()("parley/services/settin
     const sql = yield* SqlClient.SqlClient
     const transactional = transaction(sql)
     const repo = yield* AgentOpsSettingsRepo
-    const values = yield* SecretValues
-    const references = yield* SecretReferences
-    const log = yield* AuditLog
+    const writes = yield* SettingsWrites
 
     /** The workspace's agent-ops settings, or the defaults when it never changed them. */
     const get = Effect.fn("AgentOps.get")(function*(workspaceId: WorkspaceId) {
@@ -72,27 +66,17 @@ export class AgentOps extends Effect.Service<AgentOps>()("parley/services/settin
         ]
         if (problems.length > 0) return yield* settingsInvalid(problems)
         const names = agentOpsSecrets(after)
-        const missing = names.length === 0 ? [] : yield* values.missing(workspaceId, names)
-        if (missing.length > 0) {
-          return yield* new SecretReferenceMissing({
-            names: missing,
-            message: `No secret named ${missing.join(", ")} in this workspace's vault: create it first`
-          })
-        }
+        yield* writes.requireSecrets(workspaceId, names)
         const updatedBy = actorOf(principal)
         const updatedAt = yield* currentDate
         yield* repo.save(workspaceId, after, updatedBy, updatedAt)
-        yield* references.replace(
+        yield* writes.recorded(principal, origin, {
           workspaceId,
-          { kind: "agent-ops-settings", id: workspaceId, name: "Agent-ops settings" },
-          names
-        )
-        yield* log.append(workspaceEntry(principal, origin, {
+          resource: { kind: "agent-ops-settings", id: workspaceId, name: "Agent-ops settings" },
+          names,
           action: "agent-ops-settings.updated",
-          resourceType: "agent-ops-settings",
-          resourceId: workspaceId,
           summary: { before, after }
-        }))
+        })
         return AgentOpsSettings.make({
           workspaceId,
           ...after,
@@ -105,5 +89,5 @@ export class AgentOps extends Effect.Service<AgentOps>()("parley/services/settin
 
     return { get, update } as const
   }),
-  dependencies: [AgentOpsSettingsRepo.Default]
+  dependencies: [AgentOpsSettingsRepo.Default, SettingsWrites.Default]
 }) {}
