@@ -14,6 +14,7 @@
  */
 import { AiError, IdGenerator, LanguageModel, Prompt, Response, Toolkit } from "@effect/ai"
 import { Chunk, Effect, Option, type ParseResult, Schema, Stream } from "effect"
+import type { Span } from "effect/Tracer"
 
 const decodeParts = Schema.decodeUnknown(Schema.mutable(Schema.Array(Response.Part(Toolkit.empty))))
 const decodeStreamParts = Schema.decodeUnknown(Schema.ChunkFromSelf(Response.StreamPart(Toolkit.empty)))
@@ -81,34 +82,22 @@ const plainStreamPart = (part: Response.StreamPartEncoded): PlainStreamPart | un
 const malformed = (method: string) => (error: ParseResult.ParseError) =>
   AiError.MalformedOutput.fromParseError({ module: "LanguageModel", method, error })
 
-/** A chunk of a plain stream's parts: built directly when every part allows it, decoded otherwise. */
-export const plainStreamParts = (
-  parts: Chunk.Chunk<Response.StreamPartEncoded>
-): Effect.Effect<Chunk.Chunk<Response.AnyPart>, AiError.AiError> => {
-  const built: Array<Response.AnyPart> = []
+/**
+ * `parts` built one by one with `build`, or, when one of them cannot be,
+ * all of them decoded with `decode` (its parse error a MalformedOutput of `method`).
+ */
+const builtOrDecoded = <P, A>(
+  parts: Iterable<P>,
+  build: (part: P) => A | undefined,
+  decode: Effect.Effect<ReadonlyArray<A>, ParseResult.ParseError, IdGenerator.IdGenerator>,
+  method: string
+): Effect.Effect<ReadonlyArray<A>, AiError.AiError> => {
+  const built: Array<A> = []
   for (const part of parts) {
-    const plain = plainStreamPart(part)
+    const plain = build(part)
     if (plain === undefined) {
-      return decodeStreamParts(parts).pipe(
-        Effect.mapError(malformed("streamText")),
-        Effect.provideService(IdGenerator.IdGenerator, IdGenerator.defaultIdGenerator)
-      )
-    }
-    built.push(plain)
-  }
-  return Effect.succeed(Chunk.unsafeFromArray(built))
-}
-
-/** The parts of a plain answer: built directly when every part allows it, decoded otherwise. */
-export const plainParts = (
-  parts: ReadonlyArray<Response.PartEncoded>
-): Effect.Effect<Array<Response.AnyPart>, AiError.AiError> => {
-  const built: Array<Response.AnyPart> = []
-  for (const part of parts) {
-    const plain = plainPart(part)
-    if (plain === undefined) {
-      return decodeParts(parts).pipe(
-        Effect.mapError(malformed("generateText")),
+      return decode.pipe(
+        Effect.mapError(malformed(method)),
         Effect.provideService(IdGenerator.IdGenerator, IdGenerator.defaultIdGenerator)
       )
     }
@@ -116,6 +105,35 @@ export const plainParts = (
   }
   return Effect.succeed(built)
 }
+
+/** A chunk of a plain stream's parts: built directly when every part allows it, decoded otherwise. */
+export const plainStreamParts = (
+  parts: Chunk.Chunk<Response.StreamPartEncoded>
+): Effect.Effect<Chunk.Chunk<Response.AnyPart>, AiError.AiError> =>
+  Effect.map(
+    builtOrDecoded<Response.StreamPartEncoded, Response.AnyPart>(
+      parts,
+      plainStreamPart,
+      Effect.map(decodeStreamParts(parts), Chunk.toReadonlyArray),
+      "streamText"
+    ),
+    Chunk.unsafeFromArray
+  )
+
+/** The parts of a plain answer: built directly when every part allows it, decoded otherwise. */
+export const plainParts = (
+  parts: ReadonlyArray<Response.PartEncoded>
+): Effect.Effect<ReadonlyArray<Response.AnyPart>, AiError.AiError> =>
+  builtOrDecoded<Response.PartEncoded, Response.AnyPart>(parts, plainPart, decodeParts(parts), "generateText")
+
+/** What a provider is asked for a call without tools. */
+const plainOptions = (prompt: Prompt.RawInput, span: Span): LanguageModel.ProviderOptions => ({
+  prompt: Prompt.make(prompt),
+  tools: [],
+  toolChoice: "none",
+  responseFormat: { type: "text" },
+  span
+})
 
 /** The LanguageModel of a provider's `params`. */
 export const makeLanguageModel = (params: LanguageModel.ConstructorParams) =>
@@ -128,13 +146,7 @@ export const makeLanguageModel = (params: LanguageModel.ConstructorParams) =>
           "LanguageModel.generateText",
           { captureStackTrace: false, attributes: { toolChoice: options.toolChoice } },
           (span) =>
-            params.generateText({
-              prompt: Prompt.make(options.prompt),
-              tools: [],
-              toolChoice: "none",
-              responseFormat: { type: "text" },
-              span
-            }).pipe(
+            params.generateText(plainOptions(options.prompt, span)).pipe(
               Effect.flatMap(plainParts),
               Effect.map((content) => new LanguageModel.GenerateTextResponse<{}>(content as any))
             )
@@ -147,15 +159,6 @@ export const makeLanguageModel = (params: LanguageModel.ConstructorParams) =>
             captureStackTrace: false,
             attributes: { toolChoice: options.toolChoice }
           }),
-          (span) =>
-            params.streamText({
-              prompt: Prompt.make(options.prompt),
-              tools: [],
-              toolChoice: "none",
-              responseFormat: { type: "text" },
-              span
-            }).pipe(
-              Stream.mapChunksEffect(plainStreamParts)
-            )
+          (span) => Stream.mapChunksEffect(params.streamText(plainOptions(options.prompt, span)), plainStreamParts)
         ))) as LanguageModel.Service["streamText"]
   }))
