@@ -93,6 +93,12 @@ export class SecretRepo extends Effect.Service<SecretRepo>()("parley/persistence
       execute: ({ id, workspaceId }) =>
         sql`SELECT ${select} FROM secrets WHERE workspace_id = ${workspaceId} AND id = ${id}`
     })
+    const byIdForUpdate = SqlSchema.findOne({
+      Request: Schema.Struct({ workspaceId: WorkspaceId, id: SecretId }),
+      Result: SecretRow,
+      execute: ({ id, workspaceId }) =>
+        sql`SELECT ${select} FROM secrets WHERE workspace_id = ${workspaceId} AND id = ${id} FOR UPDATE`
+    })
     const versionOf = SqlSchema.findOne({
       Request: Schema.Struct({ secretId: SecretId, version: Schema.Number }),
       Result: SecretVersionRow,
@@ -120,6 +126,9 @@ export class SecretRepo extends Effect.Service<SecretRepo>()("parley/persistence
         ),
       find: (workspaceId: WorkspaceId, id: SecretId) =>
         byId({ workspaceId, id }).pipe(Effect.orDie, Effect.withSpan("SecretRepo.find")),
+      /** The secret, its row locked for update until the transaction ends (a delete's first step). */
+      findForUpdate: (workspaceId: WorkspaceId, id: SecretId) =>
+        byIdForUpdate({ workspaceId, id }).pipe(Effect.orDie, Effect.withSpan("SecretRepo.findForUpdate")),
       /** Insert a secret and its first version; false when the workspace has a secret of this name. */
       insert: (row: SecretInsert, sealed: Omit<SealedVersion, "secretId" | "version" | "createdBy" | "at">) =>
         Effect.gen(function*() {
@@ -180,12 +189,17 @@ export class SecretRepo extends Effect.Service<SecretRepo>()("parley/persistence
         ),
       version: (secretId: SecretId, version: number) =>
         versionOf({ secretId, version }).pipe(Effect.orDie, Effect.withSpan("SecretRepo.version")),
-      /** Which of these names the workspace holds. */
+      /**
+       * Which of these names the workspace holds, their rows share-locked until
+       * the transaction ends: a resource recording a reference to a secret and
+       * a delete of that secret (which locks it for update) take turns, so the
+       * delete sees the reference or the reference sees the secret gone.
+       */
       existing: (workspaceId: WorkspaceId, names: ReadonlyArray<string>) =>
         (names.length === 0
           ? Effect.succeed<ReadonlyArray<{ name: string }>>([])
           : sql<{ name: string }>`SELECT name FROM secrets
-              WHERE workspace_id = ${workspaceId} AND ${sql.in("name", names)}`).pipe(
+              WHERE workspace_id = ${workspaceId} AND ${sql.in("name", names)} FOR SHARE`).pipe(
             Effect.map((rows) => new Set(rows.map((row) => row.name))),
             Effect.orDie,
             Effect.withSpan("SecretRepo.existing")

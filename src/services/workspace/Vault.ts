@@ -139,7 +139,8 @@ export class Vault extends Effect.Service<Vault>()("parley/services/workspace/Va
       force: boolean,
       origin: Origin
     ) {
-      const found = yield* repo.find(principal.workspaceId, id)
+      // Locked first: a writer recording a reference share-locks the secret, so the users read below are all of them.
+      const found = yield* repo.findForUpdate(principal.workspaceId, id)
       if (Option.isNone(found)) return yield* notFound(id)
       const usedBy = yield* references.usersOf(principal.workspaceId, found.value.name)
       if (usedBy.length > 0 && !force) {

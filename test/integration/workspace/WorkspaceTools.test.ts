@@ -151,6 +151,33 @@ layer(testServer({ PARLEY_TOOL_ALLOWED_HOSTS: "127.0.0.1/32" }), { excludeTestSe
         const wrongType = yield* run("/echo", { orderId: 5 }).pipe(Effect.flip)
         expect(wrongType).toMatchObject({ _tag: "ToolInputInvalid", problems: [{ pointer: "/orderId" }] })
       }))
+
+    it.effect("a tool naming a secret and the secret's delete, racing: never a tool left naming a deleted secret", () =>
+      Effect.gen(function*() {
+        const owner = yield* signUp()
+        const client = yield* clientOf(owner)
+        const outcomes = { toolFirst: 0, deleteFirst: 0 }
+        for (let round = 0; round < 12; round++) {
+          const secret = fresh("RACE").toUpperCase()
+          const stored = yield* client.secrets.create({ payload: secretCreate(secret, freshValue("race")) })
+          const [created, deleted] = yield* Effect.all([
+            Effect.either(client.workspaceTools.create({
+              payload: tool("https://api.example.com/", { headers: { authorization: { secret, prefix: "Bearer " } } })
+            })),
+            Effect.either(client.secrets.delete({ path: { secret_id: stored.id }, urlParams: { force: false } }))
+          ], { concurrency: 2 })
+          // Exactly one wins: the tool (and the delete is refused naming it) or the delete (and the tool is refused).
+          if (created._tag === "Right") {
+            expect(deleted).toMatchObject({ _tag: "Left", left: { _tag: "SecretInUse" } })
+            outcomes.toolFirst++
+          } else {
+            expect(created.left._tag).toBe("SecretReferenceMissing")
+            expect(deleted._tag).toBe("Right")
+            outcomes.deleteFirst++
+          }
+        }
+        expect(outcomes.toolFirst + outcomes.deleteFirst).toBe(12)
+      }))
   }
 )
 
