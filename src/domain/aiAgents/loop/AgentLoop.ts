@@ -37,6 +37,9 @@
  *   for tools (which then do not run).
  * - A turn that finishes on a limit or a handoff keeps the text of its last
  *   model step (empty when there is none).
+ * - Steps that cannot have been recorded by these rules (see `LoopRounds.ts`;
+ *   here also steps after a handoff) and a step limit under 1 are a
+ *   `LoopCorrupt` value: the turn cannot go on from them, and nothing throws.
  */
 import { Either, Schema } from "effect"
 import { JsonValue } from "../../Json.js"
@@ -57,6 +60,7 @@ export const BUDGET_HANDOFF_REASON = "The conversation's token budget is spent."
 export const LoopLimits = Schema.Struct({
   maxModelSteps: Schema.Number.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1)),
   tokenBudget: Schema.Struct({
+    /** Tokens the conversation had left when the turn began (below 0 once overspent); null: no budget. */
     remaining: Schema.NullOr(Schema.Number.pipe(Schema.int())),
     onExceeded: Schema.Literal("end", "handoff")
   })
