@@ -45,9 +45,9 @@ if (!upToDate()) {
     format: "esm",
     target: "node20",
     // The packages are bundled too: Node then reads one file instead of resolving and loading some two thousand
-    // modules (about a second less of a start). Kept outside: PGlite (it reads its WebAssembly next to its
-    // module) and the optional native add-ons.
-    external: ["@electric-sql/pglite", "pg-native", "msgpackr-extract"],
+    // modules (about a second less of a start). Kept outside: PGlite and tiktoken (through Anthropic's
+    // tokenizer), which read their WebAssembly next to their modules, and the optional native add-ons.
+    external: ["@electric-sql/pglite", "pg-native", "msgpackr-extract", "tiktoken", "@anthropic-ai/tokenizer"],
     // Some packages call `require` from their ES modules.
     banner: {
       js:

@@ -17,8 +17,15 @@ export interface ParleyProcess {
 }
 
 /** Run `parley <args>` from the sources. */
-export const startParley = (args: ReadonlyArray<string>, env: Record<string, string>): ParleyProcess => {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], {
+export const startParley = (args: ReadonlyArray<string>, env: Record<string, string>): ParleyProcess =>
+  spawnNode(["--import", "tsx", "src/main.ts", ...args], env)
+
+/** Run `parley <args>` as `npm start -- <args>` does: the esbuild bundle, built first when a source changed. */
+export const startBundled = (args: ReadonlyArray<string>, env: Record<string, string>): ParleyProcess =>
+  spawnNode(["scripts/start.mjs", ...args], env)
+
+const spawnNode = (argv: ReadonlyArray<string>, env: Record<string, string>): ParleyProcess => {
+  const child = spawn(process.execPath, argv, {
     cwd: root,
     env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"]
