@@ -25,6 +25,7 @@ import migration0010 from "./migrations/0010_vault.js"
 import migration0011 from "./migrations/0011_workspace_tools.js"
 import migration0012 from "./migrations/0012_agent_llm_settings.js"
 import migration0013 from "./migrations/0013_workspace_admin.js"
+import migration0014 from "./migrations/0014_ai_agents.js"
 import * as PgliteClient from "./PgliteClient.js"
 
 /** Every migration, in order; the migrator records which ran. */
@@ -41,7 +42,8 @@ export const migrations = {
   "0010_vault": migration0010,
   "0011_workspace_tools": migration0011,
   "0012_agent_llm_settings": migration0012,
-  "0013_workspace_admin": migration0013
+  "0013_workspace_admin": migration0013,
+  "0014_ai_agents": migration0014
 } as const
 
 /** The id of the newest migration, which readiness expects to find applied. */
