@@ -13,6 +13,7 @@ import { InstallationRepo } from "./persistence/InstallationRepo.js"
 import { MigratorLive, SqlLive } from "./persistence/Sql.js"
 import { MailerLive } from "./providers/MailerLive.js"
 import { Admission } from "./services/Admission.js"
+import { AiAgentsLive } from "./services/aiAgents/AiAgentsLive.js"
 import { AssistantsLive } from "./services/assistants/AssistantsLive.js"
 import { DeploymentsLive } from "./services/deployments/DeploymentsLive.js"
 import { IdentityLive } from "./services/identity/IdentityLive.js"
@@ -38,6 +39,7 @@ export const ParleyLive = Layer.mergeAll(HttpAppLive, RecordStart).pipe(
   Layer.provide(DeploymentsLive),
   Layer.provide(ImportsLive),
   Layer.provide(AssistantsLive),
+  Layer.provide(AiAgentsLive),
   Layer.provide(WorkspaceAdminLive),
   Layer.provide([Readiness.Default, MetricsExposition.Default, IdentityLive]),
   // One instance for the node: the HTTP gate, the turns gate and readiness share its counts.

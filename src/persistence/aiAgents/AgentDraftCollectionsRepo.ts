@@ -1,0 +1,46 @@
+/**
+ * Reads of an agent's draft collections whole, in the order the agent uses
+ * them (tasks by position, tools by name): what a snapshot freezes and what
+ * the playground runs. Writes belong to each collection's own repository.
+ */
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Schema } from "effect"
+import { AiAgentId } from "../../domain/aiAgents/Ids.js"
+import { AiAgentTask } from "../../domain/aiAgents/Task.js"
+import { AiAgentTool } from "../../domain/aiAgents/Tool.js"
+
+const ByAgent = Schema.Struct({ agentId: AiAgentId })
+
+export class AgentDraftCollectionsRepo extends Effect.Service<AgentDraftCollectionsRepo>()(
+  "parley/persistence/AgentDraftCollectionsRepo",
+  {
+    effect: Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+
+      const tasks = SqlSchema.findAll({
+        Request: ByAgent,
+        Result: AiAgentTask,
+        execute: ({ agentId }) =>
+          sql`SELECT id, workspace_id, agent_id, title, goal, success_criteria, position, required_tool_ids, status,
+                     created_at, updated_at
+              FROM ai_agent_tasks WHERE agent_id = ${agentId} ORDER BY position, id`
+      })
+      const tools = SqlSchema.findAll({
+        Request: ByAgent,
+        Result: AiAgentTool,
+        execute: ({ agentId }) =>
+          sql`SELECT id, workspace_id, agent_id, name, description, config, enabled, created_at, updated_at
+              FROM ai_agent_tools WHERE agent_id = ${agentId} ORDER BY name, id`
+      })
+
+      return {
+        /** Every task of the agent's draft, in position order (disabled ones too). */
+        tasks: (agentId: AiAgentId) =>
+          tasks({ agentId }).pipe(Effect.orDie, Effect.withSpan("AgentDraftCollectionsRepo.tasks")),
+        /** Every tool of the agent's draft, by name (disabled ones too). */
+        tools: (agentId: AiAgentId) =>
+          tools({ agentId }).pipe(Effect.orDie, Effect.withSpan("AgentDraftCollectionsRepo.tools"))
+      } as const
+    })
+  }
+) {}
