@@ -12,16 +12,12 @@
  * (what the providers send); a stream or form body is refused as an encoding
  * error.
  */
-import { Headers, HttpClient, HttpClientError, type HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { Headers, HttpClient, HttpClientError, type HttpClientRequest, HttpClientResponse } from "@effect/platform"
 import { Cookies, UrlParams } from "@effect/platform"
 import * as NodeStream from "@effect/platform-node/NodeStream"
 import type { Dispatcher } from "@effect/platform-node/Undici"
 import * as IncomingMessage from "@effect/platform/HttpIncomingMessage"
 import { Effect, Inspectable, Option, Stream } from "effect"
-
-const ClientResponseTypeId: HttpClientResponse.TypeId = Symbol.for(
-  "@effect/platform/HttpClientResponse"
-) as HttpClientResponse.TypeId
 
 /** Drops a body nobody read, so its connection is not held. */
 const unread = new FinalizationRegistry<Dispatcher.ResponseData["body"]>((body) => {
@@ -30,7 +26,7 @@ const unread = new FinalizationRegistry<Dispatcher.ResponseData["body"]>((body) 
 
 class UndiciResponse extends Inspectable.Class implements HttpClientResponse.HttpClientResponse {
   readonly [IncomingMessage.TypeId]: IncomingMessage.TypeId = IncomingMessage.TypeId
-  readonly [ClientResponseTypeId]: HttpClientResponse.TypeId = ClientResponseTypeId
+  readonly [HttpClientResponse.TypeId]: HttpClientResponse.TypeId = HttpClientResponse.TypeId
   private textBody: Promise<string> | undefined
 
   constructor(
