@@ -3,7 +3,10 @@
  * environment of the test's choosing (nothing inherited but PATH and HOME).
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import * as Fs from "node:fs"
 import * as Net from "node:net"
+import * as Os from "node:os"
+import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
@@ -76,4 +79,41 @@ export const waitForStatus = async (url: string, status: number, timeoutMs = 60_
 export const stopParley = async (process: ParleyProcess) => {
   process.child.kill("SIGTERM")
   return await process.exited
+}
+
+/** A node serving on the embedded default: its base URL and its process. */
+export interface EmbeddedNode {
+  readonly base: string
+  readonly node: ParleyProcess
+}
+
+/**
+ * Runs `body` against a node that `start` launches with `serve` on a fresh
+ * data directory and a free port, once it is ready (within `readyWithinMs`);
+ * afterwards stops the node, which must exit cleanly, and removes the data.
+ */
+export const withEmbeddedParley = async <A>(
+  start: (args: ReadonlyArray<string>, env: Record<string, string>) => ParleyProcess,
+  readyWithinMs: number,
+  body: (embedded: EmbeddedNode) => Promise<A>
+): Promise<A> => {
+  const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "parley-embedded-"))
+  try {
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}`
+    const node = start(["serve"], { PARLEY_DATA_DIR: Path.join(dir, "data"), PORT: String(port) })
+    let result: A
+    try {
+      await waitForStatus(`${base}/health/ready`, 200, readyWithinMs, node)
+      result = await body({ base, node })
+    } catch (error) {
+      await stopParley(node)
+      throw error
+    }
+    const exit = await stopParley(node)
+    if (exit !== 0) throw new Error(`The node exited with ${exit}\n${node.output()}`)
+    return result
+  } finally {
+    Fs.rmSync(dir, { recursive: true, force: true })
+  }
 }

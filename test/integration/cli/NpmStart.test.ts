@@ -8,36 +8,28 @@
  * language-model stack (the offline default), which loads every provider.
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as Path from "node:path"
 import { signUpAt } from "../../support/Conversations.js"
-import { freePort, startBundled, stopParley, waitForStatus } from "../../support/ParleyProcess.js"
+import { startBundled, withEmbeddedParley } from "../../support/ParleyProcess.js"
 
 describe("npm start", () => {
-  it("bundles, serves on the embedded database, and answers a model call", async () => {
-    const dataDir = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "parley-start-")), "data")
-    const port = await freePort()
-    const base = `http://127.0.0.1:${port}`
-    const node = startBundled(["serve"], { PARLEY_DATA_DIR: dataDir, PORT: String(port) })
-    try {
-      await waitForStatus(`${base}/health/ready`, 200, 150_000, node)
-      const token = await signUpAt(base)
-      const me =
-        (await (await fetch(`${base}/v1/auth/me`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
-          memberships: Array<{ workspace: { id: string } }>
+  it(
+    "bundles, serves on the embedded database, and answers a model call",
+    () =>
+      withEmbeddedParley(startBundled, 150_000, async ({ base }) => {
+        const token = await signUpAt(base)
+        const me =
+          (await (await fetch(`${base}/v1/auth/me`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+            memberships: Array<{ workspace: { id: string } }>
+          }
+        const headers = {
+          authorization: `Bearer ${token}`,
+          "x-workspace-id": me.memberships[0].workspace.id,
+          "content-type": "application/json"
         }
-      const headers = {
-        authorization: `Bearer ${token}`,
-        "x-workspace-id": me.memberships[0].workspace.id,
-        "content-type": "application/json"
-      }
-      const test = await fetch(`${base}/v1/workspaces/agent-llm/test`, { method: "POST", headers, body: "{}" })
-      expect(test.status).toBe(200)
-      expect(await test.json()).toMatchObject({ ok: true, provider: "offline", source: "default" })
-    } finally {
-      await stopParley(node)
-      Fs.rmSync(Path.dirname(dataDir), { recursive: true, force: true })
-    }
-  }, 240_000)
+        const test = await fetch(`${base}/v1/workspaces/agent-llm/test`, { method: "POST", headers, body: "{}" })
+        expect(test.status).toBe(200)
+        expect(await test.json()).toMatchObject({ ok: true, provider: "offline", source: "default" })
+      }),
+    240_000
+  )
 })
