@@ -4,6 +4,8 @@ import { Schema } from "effect"
 export const ResourceKind = Schema.Literal(
   "workspace-tool",
   "ai-agent",
+  /** A tool of an AI agent (its own HTTP tool's headers, or its overrides of a workspace tool, name secrets). */
+  "ai-agent-tool",
   "assistant",
   "workflow",
   "chain",

@@ -1,0 +1,212 @@
+/**
+ * Trying an agent's tool once with sample input (`POST
+ * /ai-agents/{slug}/tools/{tid}/test`), as `WorkspaceToolTests` does for a
+ * workspace tool: an `http` tool runs its own definition, a `workspace` tool
+ * the shared tool's under the agent's overrides (`EffectiveTool`: what a real
+ * turn runs), both through `ToolCalls` (input checked against the schema,
+ * secrets from the vault, masked in the answer). Any answer of the upstream is
+ * a result; no answer is `UpstreamFailed`, a time-out `Timeout`. Built-ins run
+ * dry: `remember` and `handoff` report what they would do and store nothing;
+ * `knowledge_search` answers no passages, since knowledge documents come with
+ * the next issue. Nothing is stored.
+ */
+import { Effect } from "effect"
+import { builtinTools, effectiveDefinition, effectiveInput } from "../../domain/aiAgents/EffectiveTool.js"
+import type { AiAgentToolId } from "../../domain/aiAgents/Ids.js"
+import { type AiAgentTool, AiAgentToolInvalid } from "../../domain/aiAgents/Tool.js"
+import { AiAgentToolInputInvalid, type AiAgentToolTestResult } from "../../domain/aiAgents/ToolTest.js"
+import { Timeout, UpstreamFailed } from "../../domain/HttpErrors.js"
+import { actorOf, type Principal } from "../../domain/identity/Principal.js"
+import type { JsonValue } from "../../domain/Json.js"
+import type { HttpToolDefinition } from "../../domain/workspace/HttpToolDefinition.js"
+import { TOOL_TEST_BODY_PREVIEW, type ToolTestResponse } from "../../domain/workspace/ToolCallResult.js"
+import { inputProblems } from "../../domain/workspace/ToolInputValidation.js"
+import { AiAgentToolRepo } from "../../persistence/aiAgents/AiAgentToolRepo.js"
+import { WorkspaceToolRepo } from "../../persistence/workspace/WorkspaceToolRepo.js"
+import { ToolCalls } from "../workspace/ToolCalls.js"
+import { definitionOf } from "../workspace/WorkspaceTools.js"
+import { AgentDraftLock } from "./AgentDraftLock.js"
+import { agentToolRef, inlineDefinition, toolNotFound } from "./AiAgentTools.js"
+
+type Input = { readonly [key: string]: JsonValue }
+
+const preview = (
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  body: string,
+  sizeBytes: number
+): ToolTestResponse => ({
+  status,
+  headers,
+  contentType: headers["content-type"]?.slice(0, 200) ?? null,
+  sizeBytes,
+  body: body.slice(0, TOOL_TEST_BODY_PREVIEW),
+  truncated: body.length > TOOL_TEST_BODY_PREVIEW
+})
+
+const outputOf = (body: string, contentType: string | null): JsonValue => {
+  if (contentType?.includes("json")) {
+    try {
+      return JSON.parse(body) as JsonValue
+    } catch {
+      return body
+    }
+  }
+  return body
+}
+
+const inputInvalid = (problems: ReadonlyArray<{ readonly pointer: string; readonly message: string }>) =>
+  new AiAgentToolInputInvalid({ message: "The input does not satisfy the tool's input schema", problems })
+
+/** What a built-in would do with this input, run dry. */
+const dryRun = (tool: AiAgentTool, input: Input): JsonValue => {
+  const { config } = tool
+  if (config.kind !== "builtin") return null
+  switch (config.builtin) {
+    case "knowledge_search":
+      // Knowledge documents come with the next issue: no document, no passage.
+      return { query: input.query ?? null, results: [] }
+    case "remember":
+      return {
+        dryRun: true,
+        wouldRemember: {
+          scope: config.settings.scope,
+          retention: config.settings.retention,
+          key: input.key ?? null,
+          content: input.content ?? null
+        }
+      }
+    case "handoff":
+      return {
+        dryRun: true,
+        wouldHandOff: {
+          reason: input.reason ?? null,
+          message: config.settings.message,
+          queue: config.settings.queue
+        }
+      }
+  }
+}
+
+export class AiAgentToolTests extends Effect.Service<AiAgentToolTests>()(
+  "parley/services/aiAgents/AiAgentToolTests",
+  {
+    effect: Effect.gen(function*() {
+      const drafts = yield* AgentDraftLock
+      const tools = yield* AiAgentToolRepo
+      const workspaceTools = yield* WorkspaceToolRepo
+      const calls = yield* ToolCalls
+
+      /** The definition and arguments a call of the tool sends. */
+      const resolve = Effect.fn("AiAgentToolTests.resolve")(function*(
+        principal: Principal,
+        tool: AiAgentTool,
+        input: Input
+      ) {
+        const { config } = tool
+        if (config.kind === "http") return { definition: inlineDefinition(config), input }
+        if (config.kind !== "workspace") return undefined
+        const shared = yield* workspaceTools.find(principal.workspaceId, config.workspaceToolId)
+        if (shared === undefined) {
+          return yield* new AiAgentToolInvalid({
+            message: "config.workspaceToolId: the workspace tool no longer exists",
+            problems: [{ field: "config.workspaceToolId", message: "no workspace tool with this id" }]
+          })
+        }
+        return {
+          definition: effectiveDefinition(definitionOf(shared), config.overrides),
+          input: effectiveInput(input, config.overrides)
+        }
+      })
+
+      const callHttp = Effect.fn("AiAgentToolTests.callHttp")(function*(
+        principal: Principal,
+        ref: ReturnType<typeof agentToolRef>,
+        tool: AiAgentTool,
+        definition: HttpToolDefinition,
+        input: Input
+      ) {
+        const caller = { workspaceId: principal.workspaceId, usedBy: ref, actor: actorOf(principal) }
+        const upstream = (message: string) => new UpstreamFailed({ provider: tool.name, message })
+        const started = performance.now()
+        const answer = yield* calls.call(caller, definition, input).pipe(
+          Effect.map((result) => ({ _tag: "Answered" as const, result })),
+          Effect.catchTags({
+            ToolInputInvalid: (failure) => inputInvalid(failure.problems),
+            OutboundResponseTooLarge: (failure) => Effect.succeed({ _tag: "TooLarge" as const, failure }),
+            OutboundTimedOut: (failure) =>
+              new Timeout({
+                timeoutMillis: failure.timeoutMs,
+                message: `The tool's request timed out: ${failure.message}`
+              }),
+            OutboundRefused: (failure) => upstream(`Refused by the address rule: ${failure.message}`),
+            OutboundHostNotFound: (failure) => upstream(`DNS failure: ${failure.message}`),
+            OutboundConnectionFailed: (failure) => upstream(failure.message),
+            OutboundTooManyRedirects: (failure) => upstream(failure.message)
+          })
+        )
+        const base = { toolId: tool.id, name: tool.name, kind: tool.config.kind }
+        if (answer._tag === "TooLarge") {
+          const { failure } = answer
+          const head = new TextDecoder().decode(failure.head)
+          // A failed call keeps no request as sent: show the template instead.
+          return {
+            ...base,
+            ok: false,
+            latencyMs: Math.round(performance.now() - started),
+            request: { method: definition.method, url: definition.url, headers: {}, body: null, secretsUsed: [] },
+            response: { ...preview(failure.status, failure.headers, head, failure.head.length), truncated: true },
+            output: null,
+            error: { kind: "response-too-large", message: failure.message }
+          } satisfies AiAgentToolTestResult
+        }
+        const { result } = answer
+        const response = preview(result.status, result.headers, result.body, result.sizeBytes)
+        const ok = result.status >= 200 && result.status < 300
+        return {
+          ...base,
+          ok,
+          latencyMs: result.latencyMs,
+          request: result.request,
+          response,
+          output: ok ? outputOf(result.body, response.contentType) : null,
+          error: ok ? null : { kind: "http-status", message: `The upstream answered ${result.status}` }
+        } satisfies AiAgentToolTestResult
+      })
+
+      const test = Effect.fn("AiAgentToolTests.test")(function*(
+        principal: Principal,
+        slug: string,
+        id: AiAgentToolId,
+        input: Input
+      ) {
+        const agent = yield* drafts.find(principal, slug)
+        const tool = (yield* tools.find(agent.id, id)) ?? (yield* toolNotFound(id))
+        const resolved = yield* resolve(principal, tool, input)
+        if (resolved !== undefined) {
+          return yield* callHttp(principal, agentToolRef(agent, tool), tool, resolved.definition, resolved.input)
+        }
+        if (tool.config.kind !== "builtin") {
+          return yield* Effect.die("a tool that is neither http, workspace nor builtin")
+        }
+        const started = performance.now()
+        const problems = inputProblems(builtinTools[tool.config.builtin].inputSchema, input)
+        if (problems.length > 0) return yield* inputInvalid(problems)
+        return {
+          ok: true,
+          toolId: tool.id,
+          name: tool.name,
+          kind: "builtin",
+          latencyMs: Math.round(performance.now() - started),
+          request: null,
+          response: null,
+          output: dryRun(tool, input),
+          error: null
+        } satisfies AiAgentToolTestResult
+      })
+
+      return { test } as const
+    }),
+    dependencies: [AgentDraftLock.Default, AiAgentToolRepo.Default, WorkspaceToolRepo.Default]
+  }
+) {}
