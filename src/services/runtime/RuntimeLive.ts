@@ -1,12 +1,17 @@
 /**
- * The runtime of a node: its place in the cluster, the `RuntimeSession`
- * entity it hosts for its shards, and the services the HTTP handlers call.
+ * The runtime of a node: its place in the cluster, the `RuntimeSession` and
+ * `AgentConversation` entities it hosts for its shards, and the services the
+ * HTTP handlers call.
  * It needs the Assistants service (drafts) and the database.
  */
 import { Layer } from "effect"
+import { AgentConversationLive } from "../../actors/AgentConversationLive.js"
 import { ClusterLive } from "../../actors/Cluster.js"
 import { RuntimeSessionLive } from "../../actors/RuntimeSessionLive.js"
+import { AgentConversationRepo } from "../../persistence/aiAgents/AgentConversationRepo.js"
 import { RuntimeSessionRepo } from "../../persistence/runtime/RuntimeSessionRepo.js"
+import { AgentRuntime } from "../aiAgents/AgentRuntime.js"
+import { AgentTurns } from "../aiAgents/AgentTurns.js"
 import { DeploymentPrograms } from "./DeploymentPrograms.js"
 import { DraftPrograms } from "./DraftPrograms.js"
 import { PublicSessions } from "./PublicSessions.js"
@@ -16,8 +21,11 @@ import { TurnSender } from "./TurnSender.js"
 export const RuntimeLive = Layer.mergeAll(
   RuntimeSessions.Default,
   PublicSessions.Default,
-  RuntimeSessionLive
+  RuntimeSessionLive,
+  AgentTurns.Default,
+  AgentConversationLive
 ).pipe(
   Layer.provide([DraftPrograms.Default, DeploymentPrograms.Default, RuntimeSessionRepo.Default, TurnSender.Default]),
+  Layer.provide([AgentRuntime.Default, AgentConversationRepo.Default]),
   Layer.provideMerge(ClusterLive)
 )

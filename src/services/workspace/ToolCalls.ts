@@ -73,7 +73,9 @@ export class ToolCalls extends Effect.Service<ToolCalls>()("parley/services/work
     const call = Effect.fn("ToolCalls.call")(function*(
       caller: ToolCaller,
       definition: HttpToolDefinition,
-      input: JsonValue
+      input: JsonValue,
+      /** Headers added to the rendered request (an agent turn's `idempotency-key`), lower-case: they win over its own. */
+      extraHeaders: Readonly<Record<string, string>> = {}
     ) {
       const problems = inputProblems(definition.inputSchema, input)
       if (problems.length > 0) {
@@ -95,7 +97,7 @@ export class ToolCalls extends Effect.Service<ToolCalls>()("parley/services/work
       const answer = yield* outbound.send({
         method: request.method,
         url: request.url,
-        headers: request.headers,
+        headers: { ...request.headers, ...extraHeaders },
         body: request.body === null ? null : new TextEncoder().encode(request.body),
         timeoutMs: definition.timeoutSeconds * 1000,
         maxResponseBytes: definition.maxResponseBytes,

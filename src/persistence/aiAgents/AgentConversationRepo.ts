@@ -1,0 +1,312 @@
+/**
+ * The stored side of AI-agent conversations: the conversation row and its
+ * ownership (`owner_epoch`, as `runtime_sessions`), the turns (one row per
+ * idempotency key, with the request and limits the turn runs under), the
+ * durable steps of a running turn and the transcript written when it ends.
+ * Every write an owner makes is fenced: it happens only while the owner's
+ * epoch still owns the conversation, so a node that lost the conversation
+ * (frozen, partitioned) cannot write over its new owner.
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import type { AiAgentConversationId, AiAgentId } from "../../domain/aiAgents/Ids.js"
+import type { WorkspaceId } from "../../domain/identity/Ids.js"
+import type { JsonValue } from "../../domain/Json.js"
+import { transaction } from "../Transaction.js"
+
+/** A conversation as the entity reads it. */
+export interface ConversationRow {
+  readonly id: string
+  readonly workspaceId: string
+  readonly agentId: string
+  readonly channel: string
+  readonly status: "active" | "handed-off" | "ended"
+  readonly endUserId: string | null
+  readonly title: string
+  readonly turns: number
+  readonly inputTokens: number
+  readonly outputTokens: number
+  readonly ownerEpoch: number
+}
+
+/** A stored turn. */
+export interface TurnRow {
+  readonly turn: number
+  readonly idempotencyKey: string
+  readonly bodyHash: string
+  readonly request: unknown
+  readonly status: "running" | "done" | "failed"
+  readonly result: unknown
+  readonly attempts: number
+}
+
+/** A stored step, its data as written. */
+export interface StepRow {
+  readonly step: number
+  readonly kind: "model" | "tool"
+  readonly data: unknown
+}
+
+/** A transcript message to store. */
+export interface MessageWrite {
+  readonly id: string
+  readonly role: "user" | "assistant" | "tool"
+  readonly content: string
+  readonly toolCall: JsonValue | null
+  readonly usage: JsonValue | null
+  readonly latencyMs: number | null
+  readonly model: JsonValue | null
+  readonly version: number | null
+  readonly finishReason: string | null
+  readonly handoff: JsonValue | null
+  readonly traceId: string
+}
+
+/** A message of earlier turns, for the prompt. */
+export interface HistoryRow {
+  readonly role: "user" | "assistant" | "tool"
+  readonly content: string
+  readonly toolCall: unknown
+}
+
+/** What the turn's end writes, in one fenced transaction. */
+export interface TurnFinish {
+  readonly conversationId: string
+  readonly turn: number
+  readonly epoch: number
+  readonly result: JsonValue
+  readonly workspaceId: string
+  readonly messages: ReadonlyArray<MessageWrite>
+  readonly inputTokens: number
+  readonly outputTokens: number
+  readonly costUsd: number | null
+  readonly status: "active" | "handed-off" | "ended"
+  readonly title: string
+}
+
+const json = (value: unknown) => JSON.stringify(value)
+
+export class AgentConversationRepo extends Effect.Service<AgentConversationRepo>()(
+  "parley/persistence/AgentConversationRepo",
+  {
+    effect: Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const transactional = transaction(sql)
+
+      const conversationColumns = sql`id, workspace_id, agent_id, channel, status, end_user_id, title, turns,
+        input_tokens::float8 AS input_tokens, output_tokens::float8 AS output_tokens, owner_epoch`
+
+      /** Whether `epoch` still owns the conversation, the row locked until the transaction ends. */
+      const stillOwns = (conversationId: string, epoch: number) =>
+        Effect.map(
+          sql<{ ownerEpoch: number }>`SELECT owner_epoch FROM ai_agent_conversations WHERE id = ${conversationId}
+            FOR UPDATE`,
+          (rows) => rows.length === 1 && rows[0].ownerEpoch === epoch
+        )
+
+      return {
+        /**
+         * Start a conversation; one that exists already under this id (a retry
+         * of the request that started it) is kept as it is.
+         */
+        create: (row: {
+          readonly id: AiAgentConversationId
+          readonly workspaceId: WorkspaceId
+          readonly agentId: AiAgentId
+          readonly channel: string
+          readonly version: number | null
+          readonly endUserId: string | null
+          readonly metadata: Readonly<Record<string, string>>
+          readonly startedBy: JsonValue | null
+        }) =>
+          sql`INSERT INTO ai_agent_conversations (id, workspace_id, agent_id, channel, status, version, end_user_id,
+                metadata, started_by, created_at, updated_at)
+              VALUES (${row.id}, ${row.workspaceId}, ${row.agentId}, ${row.channel}, 'active', ${row.version},
+                ${row.endUserId}, ${json(row.metadata)}::jsonb, ${
+            row.startedBy === null ? null : json(row.startedBy)
+          }::jsonb,
+                now(), now())
+              ON CONFLICT (id) DO NOTHING`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Effect.withSpan("AgentConversationRepo.create")
+          ),
+
+        /** A conversation of this workspace and agent, if there is one. */
+        find: (workspaceId: string, agentId: string, id: string) =>
+          Effect.map(
+            sql<ConversationRow>`SELECT ${conversationColumns} FROM ai_agent_conversations
+              WHERE id = ${id} AND workspace_id = ${workspaceId} AND agent_id = ${agentId}`,
+            (rows) => Option.fromNullable(rows[0])
+          ).pipe(Effect.orDie, Effect.withSpan("AgentConversationRepo.find")),
+
+        /** Take ownership: the next owner epoch, recorded; none when there is no such conversation. */
+        claim: (id: string, runner: string) =>
+          Effect.map(
+            sql<ConversationRow>`UPDATE ai_agent_conversations SET owner_epoch = owner_epoch + 1,
+                owner_runner = ${runner} WHERE id = ${id} RETURNING ${conversationColumns}`,
+            (rows) => Option.fromNullable(rows[0])
+          ).pipe(Effect.orDie, Effect.withSpan("AgentConversationRepo.claim")),
+
+        /** The conversation as it is now. */
+        current: (id: string) =>
+          Effect.map(
+            sql<ConversationRow>`SELECT ${conversationColumns} FROM ai_agent_conversations WHERE id = ${id}`,
+            (rows) => Option.fromNullable(rows[0])
+          ).pipe(Effect.orDie, Effect.withSpan("AgentConversationRepo.current")),
+
+        /** The turn stored under `key`, if any. */
+        turnByKey: (conversationId: string, key: string) =>
+          Effect.map(
+            sql<TurnRow>`SELECT turn, idempotency_key, body_hash, request, status, result, attempts
+              FROM ai_agent_turns WHERE conversation_id = ${conversationId} AND idempotency_key = ${key}`,
+            (rows) => Option.fromNullable(rows[0])
+          ).pipe(Effect.orDie, Effect.withSpan("AgentConversationRepo.turnByKey")),
+
+        /**
+         * Accept a turn: the next turn number, status running, with its
+         * request; fenced. None when this epoch no longer owns the conversation.
+         */
+        startTurn: (start: {
+          readonly conversationId: string
+          readonly epoch: number
+          readonly idempotencyKey: string
+          readonly bodyHash: string
+          readonly request: JsonValue
+          readonly traceId: string
+        }) =>
+          Effect.map(
+            sql<{ turn: number }>`INSERT INTO ai_agent_turns (conversation_id, turn, idempotency_key, body_hash,
+                request, status, attempts, epoch, trace_id, started_at)
+              SELECT c.id, COALESCE((SELECT max(t.turn) FROM ai_agent_turns t WHERE t.conversation_id = c.id), 0) + 1,
+                ${start.idempotencyKey}, ${start.bodyHash}, ${json(start.request)}::jsonb, 'running', 0,
+                ${start.epoch}, ${start.traceId}, now()
+              FROM ai_agent_conversations c WHERE c.id = ${start.conversationId} AND c.owner_epoch = ${start.epoch}
+              RETURNING turn`,
+            (rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.turn)
+          ).pipe(Effect.orDie, Effect.withSpan("AgentConversationRepo.startTurn")),
+
+        /** Count an attempt of a running turn (fenced): the attempts so far, or none when fenced out. */
+        countAttempt: (conversationId: string, turn: number, epoch: number) =>
+          Effect.map(
+            sql<{ attempts: number }>`UPDATE ai_agent_turns t SET attempts = t.attempts + 1, epoch = ${epoch}
+              FROM ai_agent_conversations c
+              WHERE t.conversation_id = ${conversationId} AND t.turn = ${turn} AND t.status = 'running'
+                AND c.id = t.conversation_id AND c.owner_epoch = ${epoch}
+              RETURNING t.attempts`,
+            (rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.attempts)
+          ).pipe(Effect.orDie, Effect.withSpan("AgentConversationRepo.countAttempt")),
+
+        /** The stored steps of a turn, in index order. */
+        steps: (conversationId: string, turn: number) =>
+          sql<StepRow>`SELECT step, kind, data FROM ai_agent_steps
+            WHERE conversation_id = ${conversationId} AND turn = ${turn} ORDER BY step`.pipe(
+            Effect.orDie,
+            Effect.withSpan("AgentConversationRepo.steps")
+          ),
+
+        /**
+         * Store one step, at most once (its primary key) and only while
+         * `epoch` owns the conversation: false when it was not stored (another
+         * owner, or the step is already there).
+         */
+        insertStep: (step: {
+          readonly conversationId: string
+          readonly turn: number
+          readonly step: number
+          readonly kind: "model" | "tool"
+          readonly data: JsonValue
+          readonly epoch: number
+        }) =>
+          Effect.map(
+            sql`INSERT INTO ai_agent_steps (conversation_id, turn, step, kind, data, epoch)
+              SELECT ${step.conversationId}, ${step.turn}, ${step.step}, ${step.kind}, ${json(step.data)}::jsonb,
+                ${step.epoch}
+              FROM ai_agent_conversations c WHERE c.id = ${step.conversationId} AND c.owner_epoch = ${step.epoch}
+              ON CONFLICT (conversation_id, turn, step) DO NOTHING
+              RETURNING step`,
+            (rows) => rows.length === 1
+          ).pipe(Effect.orDie, Effect.withSpan("AgentConversationRepo.insertStep")),
+
+        /** Record a running turn as failed, its result the failure; fenced (false when fenced out). */
+        failTurn: (conversationId: string, turn: number, epoch: number, result: JsonValue) =>
+          Effect.map(
+            sql`UPDATE ai_agent_turns t SET status = 'failed', result = ${json(result)}::jsonb,
+                finished_at = now()
+              FROM ai_agent_conversations c
+              WHERE t.conversation_id = ${conversationId} AND t.turn = ${turn} AND t.status = 'running'
+                AND c.id = t.conversation_id AND c.owner_epoch = ${epoch}
+              RETURNING t.turn`,
+            (rows) => rows.length === 1
+          ).pipe(Effect.orDie, Effect.withSpan("AgentConversationRepo.failTurn")),
+
+        /**
+         * The messages of the conversation's finished turns, the last `limit`
+         * of them, oldest first.
+         */
+        history: (conversationId: string, limit: number) =>
+          Effect.map(
+            sql<HistoryRow>`SELECT role, content, tool_call FROM (
+                SELECT m.role, m.content, m.tool_call, m.turn, m.seq FROM ai_agent_messages m
+                WHERE m.conversation_id = ${conversationId}
+                ORDER BY m.turn DESC, m.seq DESC LIMIT ${limit}
+              ) last ORDER BY turn, seq`,
+            (rows) => rows
+          ).pipe(Effect.orDie, Effect.withSpan("AgentConversationRepo.history")),
+
+        /** The transcript of a conversation, oldest first. */
+        messages: (conversationId: string) =>
+          sql<{ turn: number; seq: number; role: string; content: string; toolCall: unknown }>`
+            SELECT turn, seq, role, content, tool_call FROM ai_agent_messages
+            WHERE conversation_id = ${conversationId} ORDER BY turn, seq`.pipe(
+            Effect.orDie,
+            Effect.withSpan("AgentConversationRepo.messages")
+          ),
+
+        /**
+         * End a turn: its result (status done), its transcript messages and the
+         * conversation's counters, in one transaction that commits only while
+         * `epoch` owns the conversation (false otherwise, nothing written).
+         */
+        finishTurn: (finish: TurnFinish) =>
+          transactional(Effect.gen(function*() {
+            if (!(yield* stillOwns(finish.conversationId, finish.epoch))) return false
+            const done = yield* sql`UPDATE ai_agent_turns SET status = 'done', result = ${json(finish.result)}::jsonb,
+                finished_at = now()
+              WHERE conversation_id = ${finish.conversationId} AND turn = ${finish.turn} AND status = 'running'
+              RETURNING turn`
+            if (done.length !== 1) return false
+            for (const [seq, message] of finish.messages.entries()) {
+              yield* sql`INSERT INTO ai_agent_messages (id, workspace_id, conversation_id, turn, seq, role, content,
+                  tool_call, usage, latency_ms, model, version, finish_reason, handoff, trace_id, created_at)
+                VALUES (${message.id}, ${finish.workspaceId}, ${finish.conversationId}, ${finish.turn}, ${seq},
+                  ${message.role}, ${message.content},
+                  ${message.toolCall === null ? null : json(message.toolCall)}::jsonb,
+                  ${message.usage === null ? null : json(message.usage)}::jsonb, ${message.latencyMs},
+                  ${message.model === null ? null : json(message.model)}::jsonb, ${message.version},
+                  ${message.finishReason}, ${message.handoff === null ? null : json(message.handoff)}::jsonb,
+                  ${message.traceId}, clock_timestamp())`
+            }
+            yield* sql`UPDATE ai_agent_conversations SET turns = turns + 1,
+                input_tokens = input_tokens + ${finish.inputTokens},
+                output_tokens = output_tokens + ${finish.outputTokens},
+                cost_usd = CASE WHEN ${finish.costUsd}::float8 IS NULL THEN cost_usd
+                  ELSE COALESCE(cost_usd, 0) + ${finish.costUsd}::float8 END,
+                status = ${finish.status},
+                title = CASE WHEN title = '' THEN ${finish.title} ELSE title END,
+                updated_at = now()
+              WHERE id = ${finish.conversationId}`
+            return true
+          })).pipe(Effect.orDie, Effect.withSpan("AgentConversationRepo.finishTurn")),
+
+        /** A published version's snapshot, if the agent has that version. */
+        versionSnapshot: (workspaceId: string, agentId: string, number: number) =>
+          Effect.map(
+            sql<{ snapshot: unknown }>`SELECT snapshot FROM ai_agent_versions
+              WHERE workspace_id = ${workspaceId} AND agent_id = ${agentId} AND number = ${number}`,
+            (rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.snapshot)
+          ).pipe(Effect.orDie, Effect.withSpan("AgentConversationRepo.versionSnapshot"))
+      } as const
+    })
+  }
+) {}

@@ -1,0 +1,461 @@
+/**
+ * Running an agent turn's loop: the pure decisions of `AgentLoop` carried
+ * out. `prepare` turns what a turn runs (a snapshot) into a callable model
+ * and tools; `run` then calls the model and the tools as `nextAction` says,
+ * handing every step to `record` as it completes (the entity stores it,
+ * fenced; a stateless playground run keeps it in memory), until it says
+ * Finish. Given the steps a turn already stored, `run` resumes it: a model
+ * step or a tool call with a stored step is never made again.
+ *
+ * A tool call that fails (an error answer, a time-out, bad input, an unknown
+ * tool) is a failed tool step the model reads, never a failed turn. A model
+ * provider that fails (after its breaker's retries and the fallback) ends the
+ * run with `AgentTurnUpstreamFailed`.
+ */
+import { AiError, type LanguageModel, type Prompt, Tool } from "@effect/ai"
+import { Clock, Effect, Either, Option, Redacted, Schema } from "effect"
+import { AgentTurnUpstreamFailed } from "../../domain/aiAgents/AgentTurnOutcome.js"
+import type { AiAgentSnapshot } from "../../domain/aiAgents/AiAgentSnapshot.js"
+import {
+  type Finish,
+  type LoopAction,
+  type LoopLimits,
+  type LoopMessage,
+  messagesFor,
+  nextAction,
+  type PendingToolCall
+} from "../../domain/aiAgents/loop/AgentLoop.js"
+import type { LoopStep, ModelFinish, ModelStep, ToolStep } from "../../domain/aiAgents/loop/LoopStep.js"
+import type { ResolvedModel } from "../../domain/aiAgents/ModelSettings.js"
+import { storable } from "../../domain/aiAgents/StorableJson.js"
+import { excerpt } from "../../domain/Excerpt.js"
+import type { WorkspaceId } from "../../domain/identity/Ids.js"
+import type { JsonValue } from "../../domain/Json.js"
+import type { HttpToolDefinition } from "../../domain/workspace/HttpToolDefinition.js"
+import { WorkspaceToolRepo } from "../../persistence/workspace/WorkspaceToolRepo.js"
+import { fromAiError } from "../../providers/llm/LlmCallFailure.js"
+import { LlmClients, type LlmTarget } from "../../providers/llm/LlmClients.js"
+import { LlmInForce, type LlmInForceEntry } from "../settings/LlmInForce.js"
+import { ToolCalls } from "../workspace/ToolCalls.js"
+import { UsageMeter } from "../workspace/UsageMeter.js"
+
+/** A tool the model may call, ready to run. */
+type RunnableTool =
+  | {
+    readonly kind: "http"
+    readonly toolId: string
+    readonly definition: HttpToolDefinition
+    readonly fixedInput: Readonly<Record<string, JsonValue>>
+  }
+  | { readonly kind: "builtin"; readonly toolId: string; readonly builtin: "knowledge_search" | "remember" | "handoff" }
+
+/** A snapshot made callable for one run. */
+export interface PreparedAgent {
+  readonly workspaceId: WorkspaceId
+  readonly agentId: string
+  readonly agentName: string
+  readonly primary: LlmTarget
+  readonly fallback: LlmTarget | null
+  readonly resolved: typeof ResolvedModel.Type
+  readonly toolChoice: AiAgentSnapshot["modelSettings"]["toolChoice"]
+  readonly offered: ReadonlyArray<Tool.Any>
+  readonly tools: ReadonlyMap<string, RunnableTool>
+  /** The loop's own tools the agent has, by the name the model calls them. */
+  readonly builtIns: ReadonlyArray<string>
+  readonly secrets: ReadonlyArray<string>
+}
+
+/** What `run` needs besides the prepared agent. */
+export interface LoopRun {
+  readonly prepared: PreparedAgent
+  readonly limits: LoopLimits
+  /** The prompt before this turn's steps: system, earlier messages, the user's message. */
+  readonly base: ReadonlyArray<Prompt.Message | Prompt.MessageEncoded>
+  /** The steps already stored (a resumed turn), any order. */
+  readonly steps: ReadonlyArray<LoopStep>
+  /** Store one completed step; called once per step, before the next action is decided. */
+  readonly record: (step: LoopStep) => Effect.Effect<void>
+  /** The Idempotency-Key of one tool call. */
+  readonly keyOf: (call: PendingToolCall) => string
+}
+
+/** A finished run: the Finish action and every step, in index order. */
+export interface LoopOutcome {
+  readonly finish: typeof Finish.Type
+  readonly steps: ReadonlyArray<LoopStep>
+}
+
+/** The arguments any JSON object fits, offered to the model under the tool's own JSON schema. */
+const anyObject = Schema.Struct({}, Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+
+/** A model-facing tool with a JSON schema of the agent's (not an Effect schema). */
+const offeredTool = (name: string, description: string, jsonSchema: unknown): Tool.Any => {
+  const base = Tool.make(name, { description })
+  return Object.assign(Object.create(Object.getPrototypeOf(base)), base, {
+    parametersSchema: anyObject.annotations({ jsonSchema: jsonSchema as object })
+  })
+}
+
+const BUILTIN_TOOLS = {
+  knowledge_search: {
+    description: "Search the agent's knowledge for passages relevant to a query.",
+    schema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] }
+  },
+  remember: {
+    description: "Remember a fact about the user for later conversations.",
+    schema: { type: "object", properties: { fact: { type: "string" } }, required: ["fact"] }
+  },
+  handoff: {
+    description: "Hand the conversation to a human colleague.",
+    schema: { type: "object", properties: { reason: { type: "string" } }, required: ["reason"] }
+  }
+} as const
+
+const withoutFixed = (schema: unknown, fixed: Readonly<Record<string, JsonValue>>): unknown => {
+  const names = Object.keys(fixed)
+  if (names.length === 0 || typeof schema !== "object" || schema === null) return schema
+  const object = schema as { properties?: Record<string, unknown>; required?: ReadonlyArray<string> }
+  return {
+    ...object,
+    ...(object.properties === undefined
+      ? {}
+      : { properties: Object.fromEntries(Object.entries(object.properties).filter(([key]) => !names.includes(key))) }),
+    ...(object.required === undefined ? {} : { required: object.required.filter((key) => !names.includes(key)) })
+  }
+}
+
+const finishOf = (reason: string): ModelFinish =>
+  reason === "stop" || reason === "length" || reason === "tool-calls" || reason === "content-filter"
+    ? reason
+    : "other"
+
+/** A tool's answer as the model reads it: its JSON, or its text when it is not JSON. */
+const resultOf = (body: string): JsonValue => {
+  try {
+    return JSON.parse(body) as JsonValue
+  } catch {
+    return excerpt(body, 16_000)
+  }
+}
+
+/** The prompt messages of the turn's steps. */
+export const promptOf = (messages: ReadonlyArray<LoopMessage>): Array<Prompt.MessageEncoded> =>
+  messages.map((message): Prompt.MessageEncoded =>
+    message.role === "assistant"
+      ? {
+        role: "assistant",
+        content: [
+          ...(message.text === "" ? [] : [{ type: "text" as const, text: message.text }]),
+          ...message.toolCalls.map((call) => ({
+            type: "tool-call" as const,
+            id: call.id,
+            name: call.name,
+            params: call.arguments,
+            providerExecuted: false
+          }))
+        ]
+      }
+      : {
+        role: "tool",
+        content: [{
+          type: "tool-result" as const,
+          id: message.callId,
+          name: message.name,
+          isFailure: message.isFailure,
+          result: message.content,
+          providerExecuted: false
+        }]
+      }
+  )
+
+export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/services/aiAgents/AgentRuntime", {
+  effect: Effect.gen(function*() {
+    const inForce = yield* LlmInForce
+    const clients = yield* LlmClients
+    const toolCalls = yield* ToolCalls
+    const usage = yield* UsageMeter
+    const workspaceTools = yield* WorkspaceToolRepo
+
+    const upstream = (provider: string, message: string) => new AgentTurnUpstreamFailed({ provider, message })
+
+    /** The model connection an agent uses: the workspace's in force, or its explicit choice through it. */
+    const targets = Effect.fn("AgentRuntime.targets")(function*(workspaceId: WorkspaceId, snapshot: AiAgentSnapshot) {
+      const { fallback, primary } = yield* inForce.resolve(workspaceId)
+      const settings = snapshot.modelSettings
+      const tuned = (entry: LlmInForceEntry, model?: string): LlmInForceEntry => ({
+        ...entry,
+        connection: {
+          ...entry.connection,
+          model: model ?? entry.connection.model,
+          temperature: settings.temperature ?? entry.connection.temperature,
+          maxOutputTokens: settings.maxOutputTokens ?? entry.connection.maxOutputTokens
+        }
+      })
+      const use = { workspaceId, actor: { kind: "system" as const } }
+      const target = (entry: LlmInForceEntry) =>
+        Effect.mapError(
+          inForce.target(entry, use),
+          (missing) => upstream(entry.connection.provider, missing.message)
+        )
+      const choice = settings.model
+      if (choice.source === "explicit") {
+        const entry = [primary, fallback].find((candidate) => candidate?.connection.provider === choice.provider)
+        if (entry === undefined || entry === null) {
+          return yield* upstream(
+            choice.provider,
+            `The agent uses ${choice.provider} (${choice.model}), but the workspace has no ${choice.provider} connection`
+          )
+        }
+        const chosen = tuned(entry, choice.model)
+        return {
+          primary: yield* target(chosen),
+          fallback: null,
+          resolved: { provider: choice.provider, model: choice.model, source: "agent" as const }
+        }
+      }
+      return {
+        primary: yield* target(tuned(primary)),
+        fallback: fallback === null ? null : yield* target(tuned(fallback)),
+        resolved: {
+          provider: primary.connection.provider,
+          model: primary.connection.model,
+          source: "workspace-default" as const
+        }
+      }
+    })
+
+    /** A snapshot made callable: its model and its enabled tools. */
+    const prepare = Effect.fn("AgentRuntime.prepare")(
+      function*(workspaceId: WorkspaceId, agentId: string, snapshot: AiAgentSnapshot) {
+        const { fallback, primary, resolved } = yield* targets(workspaceId, snapshot)
+        const tools = new Map<string, RunnableTool>()
+        const offered: Array<Tool.Any> = []
+        const builtIns: Array<string> = []
+        for (const tool of snapshot.tools.filter((candidate) => candidate.enabled)) {
+          const config = tool.config
+          if (config.kind === "http") {
+            tools.set(tool.name, { kind: "http", toolId: tool.id, definition: config, fixedInput: {} })
+            offered.push(offeredTool(tool.name, tool.description ?? tool.name, config.inputSchema))
+          } else if (config.kind === "workspace") {
+            const found = yield* workspaceTools.find(workspaceId, config.workspaceToolId)
+            if (found === undefined) continue
+            const overrides = config.overrides
+            const fixedInput = (overrides.fixedInput ?? {}) as Readonly<Record<string, JsonValue>>
+            const definition: HttpToolDefinition = {
+              ...found,
+              timeoutSeconds: overrides.timeoutSeconds ?? found.timeoutSeconds,
+              maxResponseBytes: overrides.maxResponseBytes ?? found.maxResponseBytes,
+              headers: { ...found.headers, ...overrides.headers },
+              query: { ...found.query, ...overrides.query }
+            }
+            tools.set(tool.name, { kind: "http", toolId: tool.id, definition, fixedInput })
+            offered.push(
+              offeredTool(tool.name, tool.description ?? found.description, withoutFixed(found.inputSchema, fixedInput))
+            )
+          } else {
+            const builtin = BUILTIN_TOOLS[config.builtin]
+            tools.set(tool.name, { kind: "builtin", toolId: tool.id, builtin: config.builtin })
+            offered.push(offeredTool(tool.name, tool.description ?? builtin.description, builtin.schema))
+            if (tool.name === config.builtin) builtIns.push(tool.name)
+          }
+        }
+        return {
+          workspaceId,
+          agentId,
+          agentName: snapshot.name,
+          primary,
+          fallback,
+          resolved,
+          toolChoice: snapshot.modelSettings.toolChoice,
+          offered,
+          tools,
+          builtIns,
+          secrets: [primary, fallback].flatMap((target) =>
+            target === null ? [] : Option.toArray(Option.map(target.apiKey, Redacted.value))
+          )
+        } satisfies PreparedAgent
+      }
+    )
+
+    /** One model call: the model step at `index`. */
+    const callModel = Effect.fn("AgentRuntime.callModel")(
+      function*(prepared: PreparedAgent, prompt: Prompt.RawInput, index: number) {
+        const provider = prepared.primary.connection.provider
+        const model = yield* Effect.mapError(
+          clients.languageModel(prepared.primary, prepared.fallback),
+          (failure) => upstream(provider, failure.message)
+        )
+        const started = yield* Clock.currentTimeMillis
+        const toolkit = prepared.offered.length === 0 ? undefined : {
+          tools: Object.fromEntries(prepared.offered.map((tool) => [tool.name, tool])),
+          handle: () => Effect.die("agent tools are run by the loop, not the toolkit")
+        }
+        const choice = prepared.toolChoice
+        const response: LanguageModel.GenerateTextResponse<any> = yield* (toolkit === undefined
+          ? model.generateText({ prompt })
+          : model.generateText({
+            prompt,
+            toolkit: toolkit as any,
+            disableToolCallResolution: true,
+            toolChoice: typeof choice === "string" ? choice : { tool: choice.tool } as any
+          })).pipe(
+            Effect.mapError((error) =>
+              upstream(
+                provider,
+                fromAiError(
+                  AiError.isAiError(error)
+                    ? error
+                    : new AiError.UnknownError({ module: "AgentRuntime", method: "callModel", cause: error }),
+                  prepared.secrets
+                ).message
+              )
+            )
+          )
+        const latencyMs = (yield* Clock.currentTimeMillis) - started
+        const metadata = response.content.find((part) => part.type === "response-metadata")
+        const tokens = {
+          inputTokens: response.usage.inputTokens ?? 0,
+          outputTokens: response.usage.outputTokens ?? 0
+        }
+        yield* usage.record({
+          workspaceId: prepared.workspaceId,
+          provider,
+          model: prepared.primary.connection.model,
+          ...tokens
+        })
+        const reported = metadata === undefined ? null : Option.getOrNull(metadata.modelId)
+        return storable(
+          {
+            _tag: "ModelStep",
+            index,
+            text: response.text,
+            toolCalls: response.toolCalls.map((call: { id: string; name: string; params: unknown }) => ({
+              id: call.id,
+              name: call.name,
+              arguments: call.params as JsonValue
+            })),
+            finish: finishOf(response.finishReason),
+            usage: tokens,
+            latencyMs: Math.max(0, Math.round(latencyMs)),
+            model: excerpt(reported ?? prepared.primary.connection.model, 200)
+          } satisfies ModelStep
+        )
+      }
+    )
+
+    /** One tool call: its tool step, whatever happened. */
+    const runTool = (prepared: PreparedAgent, call: PendingToolCall, key: string): Effect.Effect<ToolStep> =>
+      Effect.gen(function*() {
+        const started = yield* Clock.currentTimeMillis
+        const ended = (
+          status: ToolStep["status"],
+          result: JsonValue,
+          error: string | null
+        ) =>
+          Effect.map(Clock.currentTimeMillis, (now): ToolStep =>
+            storable({
+              _tag: "ToolStep",
+              index: call.index,
+              callId: call.callId,
+              name: call.name,
+              status,
+              result: status === "succeeded" ? result : null,
+              error: status === "succeeded" ? null : excerpt(error ?? "The tool failed.", 2000),
+              durationMs: Math.max(0, Math.round(now - started))
+            }))
+        const tool = prepared.tools.get(call.name)
+        if (tool === undefined) return yield* ended("failed", null, `There is no tool named ${call.name}`)
+        if (tool.kind === "builtin") {
+          switch (tool.builtin) {
+            case "knowledge_search":
+              // Knowledge comes with the next issue: an agent has none to search yet.
+              return yield* ended("succeeded", { results: [] }, null)
+            case "remember":
+              return yield* ended("failed", null, "Memory is not available for this agent yet")
+            case "handoff":
+              return yield* ended("failed", null, "The handoff tool must be called `handoff`")
+          }
+        }
+        const args = call.arguments
+        const input: JsonValue = typeof args === "object" && args !== null && !Array.isArray(args)
+          ? { ...args, ...tool.fixedInput }
+          : Object.keys(tool.fixedInput).length > 0
+          ? tool.fixedInput
+          : args
+        const limitMs = tool.definition.timeoutSeconds * 1000 + 2000
+        const answer = yield* toolCalls.call(
+          {
+            workspaceId: prepared.workspaceId,
+            usedBy: { kind: "ai-agent", id: prepared.agentId, name: prepared.agentName.slice(0, 200) },
+            actor: { kind: "system" }
+          },
+          tool.definition,
+          input,
+          { "idempotency-key": key }
+        ).pipe(
+          Effect.timeoutFail({
+            duration: limitMs,
+            onTimeout: () => ({ _tag: "OutboundTimedOut" as const, message: "The tool did not answer in time." })
+          }),
+          Effect.either
+        )
+        if (Either.isLeft(answer)) {
+          const failure = answer.left
+          if (failure._tag === "OutboundTimedOut") return yield* ended("timed-out", null, failure.message)
+          if (failure._tag === "OutboundRefused") return yield* ended("blocked", null, failure.message)
+          if (failure._tag === "ToolInputInvalid") {
+            const problems = failure.problems.map((problem) => `${problem.pointer || "/"}: ${problem.message}`)
+            return yield* ended("failed", null, `${failure.message}: ${problems.join("; ")}`)
+          }
+          return yield* ended("failed", null, failure.message)
+        }
+        const { body, status } = answer.right
+        if (status >= 400) {
+          return yield* ended("failed", null, `The tool answered HTTP ${status}: ${excerpt(body, 500)}`)
+        }
+        return yield* ended("succeeded", resultOf(body), null)
+      }).pipe(Effect.withSpan("AgentRuntime.runTool", { attributes: { tool: call.name } }))
+
+    /** Run the loop from the given steps to its Finish. */
+    const run = Effect.fn("AgentRuntime.run")(function*(input: LoopRun) {
+      const steps: Array<LoopStep> = [...input.steps]
+      const { builtIns } = input.prepared
+      while (true) {
+        const decided = nextAction({ steps, limits: input.limits, builtIns })
+        if (Either.isLeft(decided)) return yield* Effect.die(decided.left)
+        const action: LoopAction = decided.right
+        switch (action._tag) {
+          case "Finish":
+            return { finish: action, steps: [...steps].sort((a, b) => a.index - b.index) } satisfies LoopOutcome
+          case "CallModel": {
+            const messages = messagesFor(steps)
+            if (Either.isLeft(messages)) return yield* Effect.die(messages.left)
+            const step = yield* callModel(
+              input.prepared,
+              [...input.base, ...promptOf(messages.right)] as any,
+              action.index
+            )
+            yield* input.record(step)
+            steps.push(step)
+            break
+          }
+          case "RunTools": {
+            yield* Effect.forEach(
+              action.calls,
+              (call) =>
+                Effect.flatMap(
+                  runTool(input.prepared, call, input.keyOf(call)),
+                  (step) => Effect.zipRight(input.record(step), Effect.sync(() => steps.push(step)))
+                ),
+              { concurrency: "unbounded", discard: true }
+            )
+            break
+          }
+        }
+      }
+    })
+
+    return { prepare, run } as const
+  }),
+  dependencies: [WorkspaceToolRepo.Default]
+}) {}

@@ -1,0 +1,381 @@
+/**
+ * Running AI-agent turns for the routes: the playground (the draft) and
+ * public turns (the live version). A playground transcript runs the loop
+ * statelessly in this process and stores nothing; a conversation turn (the
+ * playground's conversational form, every public turn) is sent to the
+ * conversation's `AgentConversation` entity, which runs it exactly once
+ * however often it is sent. A request without an Idempotency-Key gets one
+ * made here (it then cannot be repeated safely, as for the Assistants).
+ *
+ * The cluster's transient answers (a repeat of a turn still running, a reply
+ * interrupted by a shard moving) make it send the same message again, as
+ * `SendTurn.ts` does for Assistants; after `DELIVERY_LIMIT` the caller hears
+ * "retry with the same key" (the turn goes on regardless).
+ */
+import type { Prompt } from "@effect/ai"
+import type { ClusterError } from "@effect/cluster"
+import { Cause, Data, Effect, Option, Schedule } from "effect"
+import * as Crypto from "node:crypto"
+import { v5 as uuidv5, v7 as uuidv7 } from "uuid"
+import { AgentConversation, type AgentTurnPayload } from "../../actors/AgentConversation.js"
+import { systemPrompt } from "../../domain/aiAgents/AgentPrompt.js"
+import type {
+  AgentTurnFailed,
+  AgentTurnOutcome,
+  AgentTurnUpstreamFailed
+} from "../../domain/aiAgents/AgentTurnOutcome.js"
+import { finishReasonOf } from "../../domain/aiAgents/AgentTurnOutcome.js"
+import { AiAgentNotFound } from "../../domain/aiAgents/AiAgent.js"
+import { type AiAgentConversationClosed, AiAgentConversationNotFound } from "../../domain/aiAgents/Conversation.js"
+import { AiAgentConversationId, AiAgentVersionNumber } from "../../domain/aiAgents/Ids.js"
+import { toolIdempotencyKey } from "../../domain/aiAgents/loop/ToolIdempotencyKey.js"
+import { type PlaygroundRequest, PlaygroundResult } from "../../domain/aiAgents/Playground.js"
+import { type PublicTurnRequest, PublicTurnResult } from "../../domain/aiAgents/PublicTurn.js"
+import { turnToolCalls, turnUsage } from "../../domain/aiAgents/TurnSummary.js"
+import { canonicalJson } from "../../domain/CanonicalJson.js"
+import { NotReady, UpstreamFailed, ValidationFailed } from "../../domain/HttpErrors.js"
+import type { IdempotencyKeyReused } from "../../domain/Idempotency.js"
+import type { WorkspaceId } from "../../domain/identity/Ids.js"
+import { actorOf, type Principal } from "../../domain/identity/Principal.js"
+import type { JsonValue } from "../../domain/Json.js"
+import { TurnFailed } from "../../domain/runtime/RuntimeSession.js"
+import { AgentConversationRepo } from "../../persistence/aiAgents/AgentConversationRepo.js"
+import { AiAgentRepo } from "../../persistence/aiAgents/AiAgentRepo.js"
+import { currentTraceId } from "../runtime/CurrentTrace.js"
+import { DELIVERY_LIMIT } from "../runtime/SendTurn.js"
+import { AgentOps } from "../settings/AgentOps.js"
+import { AgentRuntime } from "./AgentRuntime.js"
+import { AgentSnapshots } from "./AgentSnapshots.js"
+
+/** A transient answer: send the same message again. */
+class SendAgain extends Data.TaggedError("SendAgain")<{}> {}
+
+const RESEND = Schedule.exponential("20 millis", 1.5).pipe(Schedule.either(Schedule.spaced("250 millis")))
+
+/** Text the database cannot store (NUL) or that is not Unicode (a lone surrogate): refused, never stored. */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/** The fields of a request whose text cannot be stored, by their dotted path. */
+export const unstorableFields = (fields: Readonly<Record<string, unknown>>, prefix = ""): Array<string> =>
+  Object.entries(fields).flatMap(([name, value]) => {
+    const path = `${prefix}${name}`
+    if (typeof value === "string") return UNSTORABLE.test(value) || UNSTORABLE.test(name) ? [path] : []
+    if (typeof value === "object" && value !== null) {
+      return unstorableFields(value as Record<string, unknown>, `${path}.`)
+    }
+    return []
+  })
+
+const refuseUnstorable = (fields: Readonly<Record<string, unknown>>) => {
+  const bad = unstorableFields(fields)
+  return bad.length === 0 ? Effect.void : Effect.fail(
+    new ValidationFailed({
+      message: "The request contains text that cannot be stored (a NUL character or broken Unicode)",
+      fields: bad
+    })
+  )
+}
+
+const bodyHashOf = (body: unknown) => Crypto.createHash("sha256").update(canonicalJson(body)).digest("hex")
+
+/**
+ * The id of the conversation a turn without `conversationId` starts: a
+ * UUIDv7 when the request has no Idempotency-Key; with one, a UUIDv5 of the
+ * workspace, agent and key, so that a retry of the same request (the client
+ * gave up waiting) reaches the same conversation and its one stored turn
+ * instead of starting another.
+ */
+const startedId = (channel: string, workspaceId: string, agentId: string, idempotencyKey: string | undefined) =>
+  AiAgentConversationId.make(
+    idempotencyKey === undefined
+      ? uuidv7()
+      : uuidv5(`${channel}/${workspaceId}/${agentId}/${idempotencyKey}`, STARTED_NAMESPACE)
+  )
+
+/** The UUIDv5 namespace of `startedId`. */
+const STARTED_NAMESPACE = "5b0f3c1e-7d1a-4f43-9a55-2f1f0b7e2c13"
+
+/** The body hash of a playground conversation turn: what makes a repeat of its key the same request. */
+export const playgroundBodyHash = (body: {
+  readonly conversationId: string | null
+  readonly message: string
+  readonly variables: Readonly<Record<string, string>>
+  readonly endUserId: string | null
+}) => bodyHashOf(body)
+
+/** The answers of a turn the entity ran, as the routes give them. */
+type SentErrors =
+  | AiAgentConversationNotFound
+  | AiAgentConversationClosed
+  | IdempotencyKeyReused
+  | AgentTurnFailed
+  | AgentTurnUpstreamFailed
+  | ClusterError.MailboxFull
+  | ClusterError.AlreadyProcessingMessage
+  | ClusterError.PersistenceError
+
+const typed = <A>(sent: Effect.Effect<A, SentErrors>) =>
+  sent.pipe(
+    Effect.catchAllCause((cause): Effect.Effect<never, SentErrors | SendAgain> =>
+      Cause.isInterruptedOnly(cause) ? Effect.fail(new SendAgain()) : Effect.failCause(cause)
+    ),
+    Effect.catchTag("AlreadyProcessingMessage", () => Effect.fail(new SendAgain())),
+    Effect.retry({ schedule: RESEND, while: (error) => error._tag === "SendAgain" }),
+    Effect.timeoutFail({
+      duration: DELIVERY_LIMIT,
+      onTimeout: () => new NotReady({ message: "This turn is still being processed; retry with the same key" })
+    }),
+    Effect.catchTags({
+      SendAgain: () =>
+        Effect.fail(new NotReady({ message: "This turn is still being processed; retry with the same key" })),
+      MailboxFull: () => Effect.fail(new NotReady({ message: "The conversation is busy; retry shortly" })),
+      PersistenceError: (error) =>
+        Effect.zipRight(
+          Effect.logError("The cluster's message storage failed", error.cause),
+          Effect.fail(new NotReady({ message: "The cluster's storage is unavailable" }))
+        ),
+      AgentTurnUpstreamFailed: (failure) =>
+        Effect.fail(new UpstreamFailed({ provider: failure.provider, message: failure.message })),
+      AgentTurnFailed: (failure) =>
+        Effect.fail(
+          new TurnFailed({
+            sessionId: failure.conversationId,
+            idempotencyKey: "",
+            attempts: failure.attempts,
+            message: failure.message
+          })
+        )
+    })
+  )
+
+const playgroundResultOf = (outcome: AgentTurnOutcome, guardrailFree = true) =>
+  PlaygroundResult.make({
+    conversationId: outcome.conversationId,
+    message: { id: outcome.message.id, content: outcome.message.content },
+    toolCalls: outcome.toolCalls,
+    guardrailEvents: guardrailFree ? [] : [],
+    handoff: outcome.handoff,
+    finishReason: outcome.finishReason,
+    usage: outcome.usage,
+    latencyMs: outcome.latencyMs,
+    model: outcome.model,
+    // A playground turn always runs the draft, so it has a revision.
+    revision: outcome.revision!,
+    traceId: outcome.traceId
+  })
+
+export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/aiAgents/AgentTurns", {
+  effect: Effect.gen(function*() {
+    const client = yield* AgentConversation.client
+    const agents = yield* AiAgentRepo
+    const conversations = yield* AgentConversationRepo
+    const snapshots = yield* AgentSnapshots
+    const runtime = yield* AgentRuntime
+    const agentOps = yield* AgentOps
+
+    const send = (payload: AgentTurnPayload) => typed(client(payload.conversationId).Turn(payload))
+
+    const agentOf = (workspaceId: WorkspaceId, slug: string) =>
+      Effect.flatMap(agents.findBySlug(workspaceId, slug), (found) =>
+        Option.match(found, {
+          onNone: () => Effect.fail(new AiAgentNotFound({ slug, message: `No AI agent ${slug} in this workspace` })),
+          onSome: Effect.succeed
+        }))
+
+    /** A stateless run of the draft over a whole transcript: nothing stored. */
+    const transcript = Effect.fn("AgentTurns.transcript")(function*(
+      principal: Principal,
+      slug: string,
+      request: Extract<typeof PlaygroundRequest.Type, { readonly messages: unknown }>
+    ) {
+      const last = request.messages.at(-1)!
+      if (last.role !== "user") {
+        return yield* new ValidationFailed({
+          message: "The transcript's last message must be the user's",
+          fields: ["messages"]
+        })
+      }
+      const agent = yield* agentOf(principal.workspaceId, slug)
+      const { revision, snapshot } = yield* snapshots.draft(agent)
+      const ops = yield* agentOps.get(principal.workspaceId)
+      const prepared = yield* runtime.prepare(principal.workspaceId, agent.id, snapshot)
+      const variables = request.variables ?? {}
+      const base: Array<Prompt.MessageEncoded> = [
+        { role: "system", content: systemPrompt(snapshot, variables, {}) },
+        ...request.messages.map((message): Prompt.MessageEncoded =>
+          message.role === "user"
+            ? { role: "user", content: message.content }
+            : { role: "assistant", content: message.content }
+        )
+      ]
+      const run = uuidv7()
+      const started = Date.now()
+      const { finish, steps } = yield* runtime.run({
+        prepared,
+        limits: {
+          maxModelSteps: snapshot.modelSettings.maxSteps,
+          tokenBudget: { remaining: ops.tokenBudgets.perConversation, onExceeded: ops.tokenBudgets.onExceeded }
+        },
+        base,
+        steps: [],
+        record: () => Effect.void,
+        keyOf: (call) => toolIdempotencyKey({ conversationId: run, turn: 1, step: call.index, callId: call.callId })
+      }).pipe(
+        Effect.catchTag(
+          "AgentTurnUpstreamFailed",
+          (failure) => Effect.fail(new UpstreamFailed({ provider: failure.provider, message: failure.message }))
+        )
+      )
+      const toolIdOf = (name: string) => {
+        const tool = prepared.tools.get(name)
+        return tool === undefined || tool.kind === "builtin" ? null : tool.toolId
+      }
+      const lastModel = steps.filter((step) => step._tag === "ModelStep").at(-1)
+      return PlaygroundResult.make({
+        conversationId: null,
+        message: { id: null, content: finish.text },
+        toolCalls: turnToolCalls(steps, toolIdOf),
+        guardrailEvents: [],
+        handoff: finish.handoff === null ? null : { reason: finish.handoff.reason, triggeredBy: "agent", target: null },
+        finishReason: finishReasonOf(finish.reason),
+        usage: turnUsage(steps),
+        latencyMs: Math.max(0, Date.now() - started),
+        model: { ...prepared.resolved, model: lastModel?.model ?? prepared.resolved.model },
+        revision,
+        traceId: yield* currentTraceId
+      })
+    })
+
+    /**
+     * One playground turn: a transcript run, or one message of a stored
+     * playground conversation (started when the request names none).
+     */
+    const playground = Effect.fn("AgentTurns.playground")(function*(
+      principal: Principal,
+      slug: string,
+      request: typeof PlaygroundRequest.Type,
+      idempotencyKey?: string
+    ) {
+      yield* refuseUnstorable(request as unknown as Record<string, unknown>)
+      if ("messages" in request) return yield* transcript(principal, slug, request)
+      const agent = yield* agentOf(principal.workspaceId, slug)
+      let conversationId: AiAgentConversationId
+      if (request.conversationId !== undefined) {
+        const found = yield* conversations.find(principal.workspaceId, agent.id, request.conversationId)
+        if (Option.isNone(found) || found.value.channel !== "playground") {
+          return yield* new AiAgentConversationNotFound({
+            conversationId: request.conversationId,
+            message: `No playground conversation ${request.conversationId} for this agent`
+          })
+        }
+        conversationId = request.conversationId
+      } else {
+        conversationId = startedId("playground", principal.workspaceId, agent.id, idempotencyKey)
+        yield* conversations.create({
+          id: conversationId,
+          workspaceId: principal.workspaceId,
+          agentId: agent.id,
+          channel: "playground",
+          version: null,
+          endUserId: request.endUserId ?? null,
+          metadata: {},
+          startedBy: actorOf(principal) as unknown as JsonValue
+        })
+      }
+      const body = {
+        conversationId: request.conversationId ?? null,
+        message: request.message,
+        variables: request.variables ?? {},
+        endUserId: request.endUserId ?? null
+      }
+      const outcome = yield* send({
+        workspaceId: principal.workspaceId,
+        agentId: agent.id,
+        conversationId,
+        source: { kind: "draft" },
+        message: request.message,
+        variables: request.variables ?? {},
+        endUserId: request.endUserId ?? null,
+        metadata: {},
+        idempotencyKey: idempotencyKey ?? uuidv7(),
+        bodyHash: playgroundBodyHash(body),
+        traceId: yield* currentTraceId
+      })
+      return playgroundResultOf(outcome)
+    })
+
+    /**
+     * One public turn of a live agent (the caller has resolved its public
+     * token to the agent and its live version): a new `web` conversation when
+     * the request names none, else one of this agent started with the same
+     * end user.
+     */
+    const publicTurn = Effect.fn("AgentTurns.publicTurn")(function*(
+      agent: {
+        readonly workspaceId: WorkspaceId
+        readonly agentId: AiAgentConversationId | string
+        readonly version: number
+      },
+      request: typeof PublicTurnRequest.Type,
+      idempotencyKey?: string
+    ) {
+      yield* refuseUnstorable(request as unknown as Record<string, unknown>)
+      const agentId = agent.agentId as Parameters<typeof conversations.create>[0]["agentId"]
+      const endUserId = request.endUserId ?? null
+      let conversationId: AiAgentConversationId
+      if (request.conversationId !== undefined) {
+        const found = yield* conversations.find(agent.workspaceId, agentId, request.conversationId)
+        if (Option.isNone(found) || found.value.channel !== "web" || found.value.endUserId !== endUserId) {
+          return yield* new AiAgentConversationNotFound({
+            conversationId: request.conversationId,
+            message: `No conversation ${request.conversationId} for this agent`
+          })
+        }
+        conversationId = request.conversationId
+      } else {
+        conversationId = startedId("web", agent.workspaceId, agentId, idempotencyKey)
+        yield* conversations.create({
+          id: conversationId,
+          workspaceId: agent.workspaceId,
+          agentId,
+          channel: "web",
+          version: agent.version,
+          endUserId,
+          metadata: request.metadata ?? {},
+          startedBy: null
+        })
+      }
+      const body = {
+        conversationId: request.conversationId ?? null,
+        message: request.message,
+        endUserId,
+        metadata: request.metadata ?? {}
+      }
+      const outcome = yield* send({
+        workspaceId: agent.workspaceId,
+        agentId,
+        conversationId,
+        source: { kind: "version", number: AiAgentVersionNumber.make(agent.version) },
+        message: request.message,
+        variables: {},
+        endUserId,
+        metadata: request.metadata ?? {},
+        idempotencyKey: idempotencyKey ?? uuidv7(),
+        bodyHash: bodyHashOf(body),
+        traceId: yield* currentTraceId
+      })
+      return PublicTurnResult.make({
+        conversationId: outcome.conversationId,
+        message: outcome.message,
+        outcome: outcome.handoff === null ? "answered" : "handed-off",
+        handoff: outcome.handoff !== null,
+        guardrails: [],
+        version: outcome.version ?? AiAgentVersionNumber.make(agent.version),
+        traceId: outcome.traceId
+      })
+    })
+
+    return { playground, publicTurn } as const
+  }),
+  dependencies: [AgentConversationRepo.Default]
+}) {}

@@ -1,0 +1,460 @@
+/**
+ * The `AgentConversation` entity on a real node and database, through
+ * `AgentTurns` (the service the playground route calls): durable steps,
+ * exactly-once turns, resume after a crash, failures that are answers.
+ * The model is the fake OpenAI server; tools are a loopback server that
+ * counts each Idempotency-Key it receives.
+ */
+import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { Context, Effect, Either, Fiber, Layer, Schema } from "effect"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
+import { v7 as uuidv7 } from "uuid"
+import { AgentTurnRequest } from "../../../src/domain/aiAgents/AgentTurnRequest.js"
+import type { AiAgentId } from "../../../src/domain/aiAgents/Ids.js"
+import { toolIdempotencyKey } from "../../../src/domain/aiAgents/loop/ToolIdempotencyKey.js"
+import type { PlaygroundRequest } from "../../../src/domain/aiAgents/Playground.js"
+import type { Principal } from "../../../src/domain/identity/Principal.js"
+import { MetricsExposition } from "../../../src/observability/MetricsExposition.js"
+import { TracingLive } from "../../../src/observability/Tracing.js"
+import { AiAgentRepo } from "../../../src/persistence/aiAgents/AiAgentRepo.js"
+import { MigratorLive, SqlLive } from "../../../src/persistence/Sql.js"
+import * as DevMailer from "../../../src/providers/DevMailer.js"
+import { Admission } from "../../../src/services/Admission.js"
+import { AgentSnapshots } from "../../../src/services/aiAgents/AgentSnapshots.js"
+import { AgentTurns, playgroundBodyHash } from "../../../src/services/aiAgents/AgentTurns.js"
+import { AiAgentsLive } from "../../../src/services/aiAgents/AiAgentsLive.js"
+import { AssistantsLive } from "../../../src/services/assistants/AssistantsLive.js"
+import { DeploymentsLive } from "../../../src/services/deployments/DeploymentsLive.js"
+import { IdentityLive } from "../../../src/services/identity/IdentityLive.js"
+import { ImportsLive } from "../../../src/services/imports/ImportsLive.js"
+import { Readiness } from "../../../src/services/Readiness.js"
+import { RuntimeLive } from "../../../src/services/runtime/RuntimeLive.js"
+import { WorkspaceAdminLive } from "../../../src/services/workspace/WorkspaceAdminLive.js"
+import { answer, type FakeLlmServer, status } from "../../support/FakeLlmServer.js"
+import { makeFakeOpenAi } from "../../support/FakeOpenAi.js"
+import { freePort } from "../../support/ParleyProcess.js"
+import { freshDatabase } from "../../support/TestDatabase.js"
+import { configFrom, TEST_MASTER_KEY } from "../../support/TestServer.js"
+
+/** A loopback tool server: `/ok/<name>` answers JSON, `/fail/<name>` 500; every request is recorded. */
+interface ToolServer {
+  readonly origin: string
+  readonly calls: Array<{ readonly path: string; readonly key: string | undefined; readonly body: string }>
+}
+
+const toolServer = Effect.acquireRelease(
+  Effect.async<{ server: Http.Server; tools: ToolServer }>((resume) => {
+    const calls: ToolServer["calls"] = []
+    const server = Http.createServer((request, response) => {
+      let body = ""
+      request.on("data", (chunk) => (body += chunk))
+      request.on("end", () => {
+        const path = request.url ?? "/"
+        calls.push({ path, key: request.headers["idempotency-key"] as string | undefined, body })
+        if (path.startsWith("/fail")) {
+          response.writeHead(500, { "content-type": "application/json" })
+          response.end(JSON.stringify({ error: "the order system is down" }))
+          return
+        }
+        response.writeHead(200, { "content-type": "application/json" })
+        response.end(JSON.stringify({ path, answer: `result of ${path}` }))
+      })
+    })
+    server.listen(0, "127.0.0.1", () =>
+      resume(Effect.succeed({
+        server,
+        tools: { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls }
+      })))
+  }),
+  ({ server }) =>
+    Effect.async<void>((resume) => {
+      server.close(() => resume(Effect.void))
+    })
+).pipe(Effect.map(({ tools }) => tools))
+
+class Harness extends Context.Tag("test/AgentConversationHarness")<Harness, {
+  readonly fake: FakeLlmServer
+  readonly tools: ToolServer
+}>() {}
+
+/** A node as `ParleyLive` assembles it, without HTTP, exposing `AgentTurns` and the repositories. */
+const Node = Layer.unwrapScoped(
+  Effect.gen(function*() {
+    const fake = yield* makeFakeOpenAi
+    const tools = yield* toolServer
+    const { url } = yield* freshDatabase
+    const runnerPort = yield* Effect.promise(freePort)
+    return RuntimeLive.pipe(
+      Layer.provide(DeploymentsLive),
+      Layer.provide(ImportsLive),
+      Layer.provide(AssistantsLive),
+      Layer.provideMerge(AiAgentsLive),
+      Layer.provide(WorkspaceAdminLive),
+      Layer.provide([Readiness.Default, MetricsExposition.Default, IdentityLive]),
+      Layer.provide(Admission.Default),
+      Layer.provide(MigratorLive),
+      Layer.provideMerge(SqlLive),
+      Layer.provide(TracingLive),
+      Layer.provide(DevMailer.layer),
+      Layer.provide(Layer.setConfigProvider(configFrom({
+        PARLEY_MASTER_KEY: TEST_MASTER_KEY,
+        PARLEY_RUNNER_HOST: "127.0.0.1",
+        PARLEY_RUNNER_PORT: String(runnerPort),
+        PARLEY_TOOL_ALLOWED_HOSTS: "127.0.0.1/32",
+        PARLEY_LLM_PROVIDER: "openai-compatible",
+        PARLEY_LLM_MODEL: "agent-model",
+        PARLEY_LLM_BASE_URL: `${fake.origin}/v1`,
+        PARLEY_LLM_API_KEY: "sk-agent-test",
+        DATABASE_URL: url
+      }))),
+      Layer.merge(Layer.succeed(Harness, { fake, tools }))
+    )
+  })
+)
+
+let count = 0
+const fresh = (label: string) => `${label}-${process.pid}-${++count}`
+
+const httpTool = (name: string, url: string) => ({
+  kind: "http",
+  inputSchema: { type: "object", properties: { orderId: { type: "string" } }, required: ["orderId"] },
+  method: "POST",
+  url,
+  headers: {},
+  query: {},
+  body: { kind: "json", template: { orderId: "{{orderId}}" } },
+  timeoutSeconds: 5,
+  maxResponseBytes: 65536,
+  allowedDomains: [],
+  name
+})
+
+/** A workspace with one agent (two HTTP tools: `lookup` answers, `broken` fails), and a principal acting in it. */
+const setup = (maxSteps = 8) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const { tools } = yield* Harness
+    const workspaceId = uuidv7()
+    const agentId = uuidv7()
+    const slug = fresh("agent")
+    yield* sql`INSERT INTO workspaces (id, slug, name, created_at, updated_at)
+      VALUES (${workspaceId}, ${fresh("ws")}, 'Agents', now(), now())`
+    yield* sql`INSERT INTO ai_agents (id, workspace_id, slug, name, description, instructions, model_settings,
+        conversation, embed, created_at, updated_at)
+      VALUES (${agentId}, ${workspaceId}, ${slug}, 'Support', '', 'You help {{name}} with orders.',
+        ${JSON.stringify({ maxSteps })}::jsonb, '{}'::jsonb, '{}'::jsonb, now(), now())`
+    for (const [name, path] of [["lookup", "/ok/lookup"], ["broken", "/fail/broken"]]) {
+      const { name: _, ...config } = httpTool(name, `${tools.origin}${path}`)
+      yield* sql`INSERT INTO ai_agent_tools (id, workspace_id, agent_id, name, description, config, created_at,
+          updated_at)
+        VALUES (${uuidv7()}, ${workspaceId}, ${agentId}, ${name}, ${`The ${name} tool`},
+          ${JSON.stringify(config)}::jsonb, now(), now())`
+    }
+    const principal = {
+      _tag: "ApiToken",
+      tokenId: uuidv7(),
+      displayName: "test token",
+      workspaceId,
+      role: "owner"
+    } as unknown as Principal
+    return { principal, slug, workspaceId, agentId: agentId as AiAgentId }
+  })
+
+const stepsOf = (conversationId: string) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql<{ turn: number; step: number; kind: string; data: any }>`SELECT turn, step, kind, data FROM ai_agent_steps
+        WHERE conversation_id = ${conversationId} ORDER BY turn, step`
+  )
+
+const twoCalls = answer({
+  toolCalls: [
+    { id: "call_a", name: "lookup", input: { orderId: "A-1" } },
+    { id: "call_b", name: "lookup", input: { orderId: "B-2" } }
+  ],
+  usage: { input: 30, output: 10 }
+})
+
+layer(Node, { excludeTestServices: true, timeout: 120_000 })("AgentConversation", (it) => {
+  it.effect("a turn with two parallel tool calls stores each step once, in order, and its transcript", () =>
+    Effect.gen(function*() {
+      const { fake, tools } = yield* Harness
+      const turns = yield* AgentTurns
+      const { principal, slug } = yield* setup()
+      fake.requests.length = 0
+      tools.calls.length = 0
+      fake.respond((request) =>
+        request.body.messages.some((message: any) => message.role === "tool")
+          ? answer({ text: "Both orders are on their way.", usage: { input: 50, output: 8 } })
+          : twoCalls
+      )
+      const result = yield* turns.playground(principal, slug, {
+        message: "Where are my orders?",
+        variables: { name: "Ada" }
+      }, "key-1")
+      const conversationId = result.conversationId!
+      expect(result.message.content).toBe("Both orders are on their way.")
+      expect(result.finishReason).toBe("stop")
+      expect(result.toolCalls.map((call) => [call.id, call.status, call.arguments])).toEqual([
+        ["call_a", "succeeded", { orderId: "A-1" }],
+        ["call_b", "succeeded", { orderId: "B-2" }]
+      ])
+      expect(result.usage).toEqual({ inputTokens: 80, outputTokens: 18, costUsd: null })
+      // The model: two calls, the system prompt filled, the second with both tool results.
+      expect(fake.requests.length).toBe(2)
+      expect(fake.requests[0]!.body.messages[0]).toEqual({ role: "system", content: "You help Ada with orders." })
+      expect(fake.requests[1]!.body.messages.filter((m: any) => m.role === "tool").map((m: any) => m.tool_call_id))
+        .toEqual(["call_a", "call_b"])
+      // The tools: each call once, with the key of its place.
+      expect(tools.calls.map((call) => call.key).sort()).toEqual([
+        toolIdempotencyKey({ conversationId, turn: 1, step: 1, callId: "call_a" }),
+        toolIdempotencyKey({ conversationId, turn: 1, step: 2, callId: "call_b" })
+      ].sort())
+      const steps = yield* stepsOf(conversationId)
+      expect(steps.map((step) => [step.step, step.kind])).toEqual([[0, "model"], [1, "tool"], [2, "tool"], [
+        3,
+        "model"
+      ]])
+      const sql = yield* SqlClient.SqlClient
+      const messages = yield* sql<{ role: string; content: string }>`SELECT role, content FROM ai_agent_messages
+        WHERE conversation_id = ${conversationId} ORDER BY turn, seq`
+      expect(messages.map((message) => message.role)).toEqual(["user", "tool", "tool", "assistant"])
+      const [conversation] = yield* sql<{ turns: number; inputTokens: string; title: string; status: string }>`
+        SELECT turns, input_tokens, title, status FROM ai_agent_conversations WHERE id = ${conversationId}`
+      expect(conversation).toMatchObject({ turns: 1, title: "Where are my orders?", status: "active" })
+      expect(Number(conversation!.inputTokens)).toBe(80)
+
+      // A repeat of the key: the stored answer, with no model or tool call.
+      const again = yield* turns.playground(principal, slug, {
+        message: "Where are my orders?",
+        variables: { name: "Ada" }
+      }, "key-1")
+      expect(again).toEqual(result)
+      expect(fake.requests.length).toBe(2)
+      expect(tools.calls.length).toBe(2)
+
+      // The same key with another body: refused.
+      const reused = yield* Effect.either(
+        turns.playground(principal, slug, { conversationId, message: "Something else" }, "key-1")
+      )
+      expect(Either.isLeft(reused) && reused.left._tag).toBe("IdempotencyKeyReused")
+
+      // The next turn reads the first as history.
+      fake.respond(() => answer({ text: "You're welcome." }))
+      const next = yield* turns.playground(principal, slug, { conversationId, message: "Thanks" }, "key-2")
+      expect(next.message.content).toBe("You're welcome.")
+      const roles = fake.requests[2]!.body.messages.map((m: any) => m.role)
+      expect(roles).toEqual(["system", "user", "assistant", "tool", "assistant", "tool", "assistant", "user"])
+    }))
+
+  it.effect("a client that gives up mid-turn and retries with the same key gets the one stored turn", () =>
+    Effect.gen(function*() {
+      const { fake, tools } = yield* Harness
+      const turns = yield* AgentTurns
+      const { principal, slug } = yield* setup()
+      fake.requests.length = 0
+      tools.calls.length = 0
+      fake.respond((request) =>
+        request.body.messages.some((message: any) => message.role === "tool")
+          ? answer({ text: "Done after a while.", delayMs: 1500 })
+          : twoCalls
+      )
+      const request = { message: "Slow one" }
+      const gaveUp = yield* Effect.fork(turns.playground(principal, slug, request, "abort-1"))
+      while (fake.requests.length < 2) yield* Effect.sleep("20 millis")
+      yield* Fiber.interrupt(gaveUp)
+      const retried = yield* turns.playground(principal, slug, request, "abort-1")
+      expect(retried.message.content).toBe("Done after a while.")
+      expect(fake.requests.length).toBe(2)
+      expect(tools.calls.length).toBe(2)
+      const steps = yield* stepsOf(retried.conversationId!)
+      expect(steps.map((step) => step.step)).toEqual([0, 1, 2, 3])
+    }))
+
+  it.effect("resume: a turn stored mid-way runs on from its steps, never repeating a stored call", () =>
+    Effect.gen(function*() {
+      const { fake, tools } = yield* Harness
+      const turns = yield* AgentTurns
+      const sql = yield* SqlClient.SqlClient
+      const { agentId, principal, slug, workspaceId } = yield* setup()
+      // A conversation whose first turn's owner died after the model step and the first tool call.
+      const conversationId = uuidv7()
+      yield* sql`INSERT INTO ai_agent_conversations (id, workspace_id, agent_id, channel, status, created_at,
+          updated_at) VALUES (${conversationId}, ${workspaceId}, ${agentId}, 'playground', 'active', now(), now())`
+      const agent = yield* Effect.flatMap(AiAgentRepo, (repo) => repo.findById(workspaceId as never, agentId))
+      const { revision, snapshot } = yield* Effect.flatMap(AgentSnapshots, (s) => s.draft(Option_get(agent)))
+      const request = yield* Schema.encode(AgentTurnRequest)({
+        source: { kind: "draft" },
+        message: "Where are my orders?",
+        variables: {},
+        metadata: {},
+        endUserId: null,
+        snapshot,
+        revision,
+        limits: { maxModelSteps: 8, tokenBudget: { remaining: null, onExceeded: "end" } },
+        handoffTarget: null
+      })
+      const body = { conversationId, message: "Where are my orders?", variables: {}, endUserId: null }
+      yield* sql`INSERT INTO ai_agent_turns (conversation_id, turn, idempotency_key, body_hash, request, status,
+          attempts, epoch, trace_id, started_at)
+        VALUES (${conversationId}, 1, 'resume-key', ${playgroundBodyHash(body)}, ${JSON.stringify(request)}::jsonb,
+          'running', 1, 1, 'trace', now())`
+      const model = {
+        _tag: "ModelStep",
+        index: 0,
+        text: "",
+        toolCalls: [
+          { id: "call_a", name: "lookup", arguments: { orderId: "A-1" } },
+          { id: "call_b", name: "lookup", arguments: { orderId: "B-2" } }
+        ],
+        finish: "tool-calls",
+        usage: { inputTokens: 30, outputTokens: 10 },
+        latencyMs: 5,
+        model: "agent-model"
+      }
+      const first = {
+        _tag: "ToolStep",
+        index: 1,
+        callId: "call_a",
+        name: "lookup",
+        status: "succeeded",
+        result: { answer: "A-1 shipped" },
+        error: null,
+        durationMs: 3
+      }
+      yield* sql`INSERT INTO ai_agent_steps (conversation_id, turn, step, kind, data, epoch) VALUES
+        (${conversationId}, 1, 0, 'model', ${JSON.stringify(model)}::jsonb, 1),
+        (${conversationId}, 1, 1, 'tool', ${JSON.stringify(first)}::jsonb, 1)`
+      fake.requests.length = 0
+      tools.calls.length = 0
+      fake.respond(() => answer({ text: "A-1 shipped; B-2 too.", usage: { input: 40, output: 6 } }))
+
+      const result = yield* turns.playground(principal, slug, {
+        conversationId: conversationId as never,
+        message: "Where are my orders?"
+      }, "resume-key")
+      expect(result.message.content).toBe("A-1 shipped; B-2 too.")
+      // One model call (the final one): the stored model step was not made again.
+      expect(fake.requests.length).toBe(1)
+      expect(fake.requests[0]!.body.messages.filter((m: any) => m.role === "tool").map((m: any) => m.tool_call_id))
+        .toEqual(["call_a", "call_b"])
+      // Only the pending call ran, once, with its place's key.
+      expect(tools.calls.map((call) => call.key)).toEqual([
+        toolIdempotencyKey({ conversationId, turn: 1, step: 2, callId: "call_b" })
+      ])
+      const steps = yield* stepsOf(conversationId)
+      expect(steps.map((step) => [step.step, step.kind])).toEqual([[0, "model"], [1, "tool"], [2, "tool"], [
+        3,
+        "model"
+      ]])
+      expect(steps[1]!.data.result).toEqual({ answer: "A-1 shipped" })
+      expect(result.toolCalls.map((call) => call.id)).toEqual(["call_a", "call_b"])
+    }))
+
+  it.effect("a failing tool is fed back to the model; the step limit stops a turn that keeps calling tools", () =>
+    Effect.gen(function*() {
+      const { fake, tools } = yield* Harness
+      const turns = yield* AgentTurns
+      const { principal, slug } = yield* setup()
+      fake.requests.length = 0
+      tools.calls.length = 0
+      fake.respond((request) =>
+        request.body.messages.some((message: any) => message.role === "tool")
+          ? answer({ text: "The order system is down, sorry." })
+          : answer({ toolCalls: [{ id: "call_x", name: "broken", input: { orderId: "A-1" } }] })
+      )
+      const failed = yield* turns.playground(principal, slug, { message: "Order A-1?" }, "fail-1")
+      expect(failed.toolCalls[0]).toMatchObject({ id: "call_x", status: "failed", result: null })
+      expect(failed.toolCalls[0]!.error).toContain("HTTP 500")
+      const toolMessage = fake.requests[1]!.body.messages.find((m: any) => m.role === "tool")
+      expect(toolMessage.content).toContain("HTTP 500")
+      expect(failed.message.content).toBe("The order system is down, sorry.")
+
+      const limited = yield* setup(2)
+      fake.requests.length = 0
+      fake.respond(() =>
+        answer({
+          text: "Checking.",
+          toolCalls: [{ id: `call_${fake.requests.length}`, name: "lookup", input: { orderId: "A-1" } }]
+        })
+      )
+      const stopped = yield* turns.playground(limited.principal, limited.slug, { message: "Loop forever" }, "limit-1")
+      expect(stopped.finishReason).toBe("max-steps")
+      expect(fake.requests.length).toBe(2)
+      expect(stopped.toolCalls.length).toBe(1)
+    }))
+
+  it.effect("a model provider that fails ends the turn with a stored typed failure; the conversation goes on", () =>
+    Effect.gen(function*() {
+      const { fake } = yield* Harness
+      const turns = yield* AgentTurns
+      const { principal, slug } = yield* setup()
+      fake.respond(() => answer({ text: "Hello." }))
+      const first = yield* turns.playground(principal, slug, { message: "Hi" }, "up-0")
+      const conversationId = first.conversationId!
+      fake.requests.length = 0
+      fake.respond(() => status(400, { error: { message: "bad request", type: "invalid_request_error", code: null } }))
+      const failed = yield* Effect.either(
+        turns.playground(principal, slug, { conversationId, message: "Again" }, "up-1")
+      )
+      expect(Either.isLeft(failed) && failed.left._tag).toBe("UpstreamFailed")
+      const calls = fake.requests.length
+      expect(calls).toBeGreaterThan(0)
+      const repeat = yield* Effect.either(
+        turns.playground(principal, slug, { conversationId, message: "Again" }, "up-1")
+      )
+      expect(repeat).toEqual(failed)
+      expect(fake.requests.length).toBe(calls)
+      fake.respond(() => answer({ text: "Back." }))
+      const next = yield* turns.playground(principal, slug, { conversationId, message: "Still there?" }, "up-2")
+      expect(next.message.content).toBe("Back.")
+    }))
+
+  it.effect("hostile input: NUL and lone surrogates are refused before anything is stored; transcripts run stateless", () =>
+    Effect.gen(function*() {
+      const { fake } = yield* Harness
+      const turns = yield* AgentTurns
+      const sql = yield* SqlClient.SqlClient
+      const { agentId, principal, slug } = yield* setup()
+      for (const message of ["bad\u0000byte", "half \uD800 a pair"]) {
+        const refused = yield* Effect.either(turns.playground(principal, slug, { message }))
+        expect(Either.isLeft(refused) && refused.left._tag).toBe("ValidationFailed")
+      }
+      const variables = yield* Effect.either(
+        turns.playground(principal, slug, { message: "ok", variables: { name: "x\u0000" } })
+      )
+      expect(Either.isLeft(variables) && variables.left._tag).toBe("ValidationFailed")
+      const stored = yield* sql`SELECT id FROM ai_agent_conversations WHERE agent_id = ${agentId}`
+      expect(stored.length).toBe(0)
+
+      // A model answer with NUL and a lone surrogate is stored with U+FFFD instead.
+      fake.respond(() => answer({ text: "odd\u0000text \uDC00" }))
+      const odd = yield* turns.playground(principal, slug, { message: "Say something odd" })
+      expect(odd.message.content).toBe("odd\uFFFDtext \uFFFD")
+
+      // The transcript form: stateless, nothing stored, its last message must be the user's.
+      fake.respond(() => answer({ text: "Stateless." }))
+      const transcript: typeof PlaygroundRequest.Type = {
+        messages: [{ role: "user", content: "Hi" }, { role: "assistant", content: "Hello" }, {
+          role: "user",
+          content: "Again"
+        }]
+      }
+      const before = (yield* sql`SELECT count(*)::int AS n FROM ai_agent_conversations`)[0]!.n
+      const ran = yield* turns.playground(principal, slug, transcript)
+      expect(ran).toMatchObject({ conversationId: null, message: { id: null, content: "Stateless." } })
+      expect((yield* sql`SELECT count(*)::int AS n FROM ai_agent_conversations`)[0]!.n).toBe(before)
+      const wrong = yield* Effect.either(turns.playground(principal, slug, {
+        messages: [{ role: "user", content: "Hi" }, { role: "assistant", content: "Hello" }]
+      }))
+      expect(Either.isLeft(wrong) && wrong.left._tag).toBe("ValidationFailed")
+    }))
+})
+
+const Option_get = <A>(option: { readonly _tag: "Some"; readonly value: A } | { readonly _tag: "None" }): A => {
+  if (option._tag === "None") throw new Error("expected a value")
+  return option.value
+}
