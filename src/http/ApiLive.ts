@@ -6,6 +6,8 @@
 import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
 import { Layer } from "effect"
 import { Api } from "./Api.js"
+import { AiAgentTasksHttpLive } from "./aiAgents/AiAgentTasksHttp.js"
+import { AiAgentToolsHttpLive } from "./aiAgents/AiAgentToolsHttp.js"
 import { AssistantsHttpLive } from "./assistants/AssistantsHttp.js"
 import { FlowsHttpLive } from "./assistants/FlowsHttp.js"
 import { requireWebSocketUpgrade } from "./channels/VoiceStreamUpgrade.js"
@@ -41,8 +43,6 @@ import { WorkspaceToolsHttpLive } from "./workspace/WorkspaceToolsHttp.js"
 export const notBuiltGroups = [
   "aiAgents",
   "aiAgentReleases",
-  "aiAgentTasks",
-  "aiAgentTools",
   "aiAgentMemory",
   "aiAgentKnowledge",
   "aiAgentGuardrails",
@@ -93,6 +93,8 @@ const Groups = Layer.mergeAll(
   UsageHttpLive,
   LeadsHttpLive,
   SupportHttpLive,
+  AiAgentTasksHttpLive,
+  AiAgentToolsHttpLive,
   NotBuilt
 )
 

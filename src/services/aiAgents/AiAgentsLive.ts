@@ -7,8 +7,14 @@
 import { Layer } from "effect"
 import { AiAgentRepo } from "../../persistence/aiAgents/AiAgentRepo.js"
 import { AgentSnapshots } from "./AgentSnapshots.js"
+import { AiAgentTasks } from "./AiAgentTasks.js"
+import { AiAgentTools } from "./AiAgentTools.js"
+import { AiAgentToolTests } from "./AiAgentToolTests.js"
 
 export const AiAgentsLive = Layer.mergeAll(
   AiAgentRepo.Default,
-  AgentSnapshots.Default
+  AgentSnapshots.Default,
+  AiAgentTasks.Default,
+  AiAgentTools.Default,
+  AiAgentToolTests.Default
 )
