@@ -6,7 +6,7 @@
 import { SqlClient } from "@effect/sql"
 import { DateTime, Effect, Schema } from "effect"
 import { AiAgentSnapshot } from "../../domain/aiAgents/AiAgentSnapshot.js"
-import { AiAgentVersion } from "../../domain/aiAgents/AiAgentVersion.js"
+import { type AiAgentVersion } from "../../domain/aiAgents/AiAgentVersion.js"
 import { AiAgentEvalRunId, AiAgentId, AiAgentVersionNumber } from "../../domain/aiAgents/Ids.js"
 import { Actor } from "../../domain/identity/Actor.js"
 import { WorkspaceId } from "../../domain/identity/Ids.js"
@@ -27,8 +27,13 @@ const VersionRow = Schema.Struct({
   live: Schema.Boolean
 })
 
-const toVersion = (row: typeof VersionRow.Type): AiAgentVersion =>
-  AiAgentVersion.make({ ...row, createdAt: DateTime.unsafeMake(row.createdAt) as DateTime.Utc })
+/** A version as the API shows it (`live` computed), with the snapshot it runs. */
+export type StoredVersion = typeof AiAgentVersion.json.Type & { readonly snapshot: AiAgentSnapshot }
+
+const toVersion = (row: typeof VersionRow.Type): StoredVersion => ({
+  ...row,
+  createdAt: DateTime.unsafeMake(row.createdAt) as DateTime.Utc
+})
 
 const encodeSnapshot = Schema.encodeSync(Schema.parseJson(AiAgentSnapshot))
 
