@@ -5,9 +5,13 @@
  */
 import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
 import { Layer } from "effect"
-import { Api } from "./Api.js"
+import { AiAgentConversationsHttpLive } from "./aiAgents/AiAgentConversationsHttp.js"
+import { AiAgentDraftsHttpLive } from "./aiAgents/AiAgentDraftsHttp.js"
+import { AiAgentMemoryHttpLive } from "./aiAgents/AiAgentMemoryHttp.js"
+import { AiAgentReleasesHttpLive } from "./aiAgents/AiAgentReleasesHttp.js"
 import { AiAgentTasksHttpLive } from "./aiAgents/AiAgentTasksHttp.js"
 import { AiAgentToolsHttpLive } from "./aiAgents/AiAgentToolsHttp.js"
+import { Api } from "./Api.js"
 import { AssistantsHttpLive } from "./assistants/AssistantsHttp.js"
 import { FlowsHttpLive } from "./assistants/FlowsHttp.js"
 import { requireWebSocketUpgrade } from "./channels/VoiceStreamUpgrade.js"
@@ -42,13 +46,9 @@ import { WorkspaceToolsHttpLive } from "./workspace/WorkspaceToolsHttp.js"
 /** The groups whose area is not built yet: each of their routes answers 501 naming itself. */
 export const notBuiltGroups = [
   "aiAgents",
-  "aiAgentReleases",
-  "aiAgentMemory",
   "aiAgentKnowledge",
   "aiAgentGuardrails",
   "aiAgentEvals",
-  "aiAgentConversations",
-  "aiAgentDrafts",
   "publicAiAgents",
   "workflows",
   "workflowSimulator",
@@ -95,6 +95,10 @@ const Groups = Layer.mergeAll(
   SupportHttpLive,
   AiAgentTasksHttpLive,
   AiAgentToolsHttpLive,
+  AiAgentConversationsHttpLive,
+  AiAgentMemoryHttpLive,
+  AiAgentReleasesHttpLive,
+  AiAgentDraftsHttpLive,
   NotBuilt
 )
 

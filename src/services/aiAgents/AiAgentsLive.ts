@@ -6,15 +6,27 @@
  */
 import { Layer } from "effect"
 import { AiAgentRepo } from "../../persistence/aiAgents/AiAgentRepo.js"
+import { AgentAudit } from "./AgentAudit.js"
+import { AgentConversations } from "./AgentConversations.js"
+import { AgentMemory } from "./AgentMemory.js"
+import { AgentReleases } from "./AgentReleases.js"
 import { AgentSnapshots } from "./AgentSnapshots.js"
+import { AiAgentDrafts } from "./AiAgentDrafts.js"
 import { AiAgentTasks } from "./AiAgentTasks.js"
 import { AiAgentTools } from "./AiAgentTools.js"
 import { AiAgentToolTests } from "./AiAgentToolTests.js"
+import { PublicAgents } from "./PublicAgents.js"
 
 export const AiAgentsLive = Layer.mergeAll(
   AiAgentRepo.Default,
   AgentSnapshots.Default,
+  AgentAudit.Default,
+  AiAgentDrafts.Default,
+  AgentMemory.Default,
+  AgentReleases.Default,
+  PublicAgents.Default,
   AiAgentTasks.Default,
   AiAgentTools.Default,
-  AiAgentToolTests.Default
+  AiAgentToolTests.Default,
+  AgentConversations.Default
 )
