@@ -9,6 +9,7 @@ import { AiAgentConversationsHttpLive } from "./aiAgents/AiAgentConversationsHtt
 import { AiAgentDraftsHttpLive } from "./aiAgents/AiAgentDraftsHttp.js"
 import { AiAgentMemoryHttpLive } from "./aiAgents/AiAgentMemoryHttp.js"
 import { AiAgentReleasesHttpLive } from "./aiAgents/AiAgentReleasesHttp.js"
+import { AiAgentsHttpLive } from "./aiAgents/AiAgentsHttp.js"
 import { AiAgentTasksHttpLive } from "./aiAgents/AiAgentTasksHttp.js"
 import { AiAgentToolsHttpLive } from "./aiAgents/AiAgentToolsHttp.js"
 import { Api } from "./Api.js"
@@ -45,7 +46,6 @@ import { WorkspaceToolsHttpLive } from "./workspace/WorkspaceToolsHttp.js"
 
 /** The groups whose area is not built yet: each of their routes answers 501 naming itself. */
 export const notBuiltGroups = [
-  "aiAgents",
   "aiAgentKnowledge",
   "aiAgentGuardrails",
   "aiAgentEvals",
@@ -93,6 +93,7 @@ const Groups = Layer.mergeAll(
   UsageHttpLive,
   LeadsHttpLive,
   SupportHttpLive,
+  AiAgentsHttpLive,
   AiAgentTasksHttpLive,
   AiAgentToolsHttpLive,
   AiAgentConversationsHttpLive,

@@ -12,9 +12,11 @@ import { AiAgentDraftNotFound } from "../../domain/aiAgents/AiAgentDraft.js"
 import { AiAgentConversationClosed, AiAgentConversationNotFound } from "../../domain/aiAgents/Conversation.js"
 import { DerivedTasks, DeriveTasksRequest } from "../../domain/aiAgents/DerivedTasks.js"
 import { PlaygroundRequest, PlaygroundResult } from "../../domain/aiAgents/Playground.js"
-import { UpstreamFailed, ValidationFailed } from "../../domain/HttpErrors.js"
+import { NotReady, UpstreamFailed, ValidationFailed } from "../../domain/HttpErrors.js"
+import { IdempotencyHeaders, IdempotencyKeyReused } from "../../domain/Idempotency.js"
 import { Page } from "../../domain/Pagination.js"
 import { IfMatchHeaders, RevisionConflict } from "../../domain/Revision.js"
+import { TurnFailed } from "../../domain/runtime/RuntimeSession.js"
 import { Slug } from "../../domain/Slug.js"
 import { Authentication } from "../middleware/Authentication.js"
 import { requires } from "../RequiredAccess.js"
@@ -90,6 +92,7 @@ export class AiAgentsApi extends HttpApiGroup.make("aiAgents")
   .add(
     HttpApiEndpoint.post("playground")`/ai-agents/${slug}/playground`
       .setUrlParams(StreamParams)
+      .setHeaders(IdempotencyHeaders)
       .setPayload(PlaygroundRequest)
       .addSuccess(PlaygroundResult)
       .addError(AiAgentNotFound)
@@ -97,11 +100,16 @@ export class AiAgentsApi extends HttpApiGroup.make("aiAgents")
       .addError(AiAgentConversationClosed)
       .addError(ValidationFailed)
       .addError(UpstreamFailed)
+      .addError(IdempotencyKeyReused)
+      .addError(TurnFailed)
+      .addError(NotReady)
       .annotate(OpenApi.Summary, "Run the draft: one turn, as JSON or (?stream=true) as server-sent events")
       .annotate(
         OpenApi.Description,
         "Runs the agent's draft for one turn: either a whole transcript (stateless; its last message must be the " +
-          "user's, else 400) or one message of a stored playground conversation. With `?stream=true` the answer is " +
+          "user's, else 400) or one message of a stored playground conversation, which runs once per `Idempotency-Key` " +
+          "(a retry with the same key and body answers the stored turn; the same key with another body is a 409). " +
+          "With `?stream=true` the answer is " +
           "`text/event-stream`: `message.delta`, `tool.call`, `tool.result` and `guardrail` events, ending with " +
           "`message.done` (the JSON result) or `error`."
       )

@@ -6,8 +6,11 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { AiAgent } from "../../domain/aiAgents/AiAgent.js"
+import { AiAgent, type AiAgentStatus } from "../../domain/aiAgents/AiAgent.js"
+import type { ConversationSettings } from "../../domain/aiAgents/ConversationSettings.js"
+import type { EmbedSettings } from "../../domain/aiAgents/EmbedSettings.js"
 import { AiAgentId } from "../../domain/aiAgents/Ids.js"
+import type { ModelSettings } from "../../domain/aiAgents/ModelSettings.js"
 import { WorkspaceId } from "../../domain/identity/Ids.js"
 import type { Revision } from "../../domain/Revision.js"
 import { Slug } from "../../domain/Slug.js"
@@ -17,6 +20,37 @@ export type AgentRevisionBump =
   | { readonly _tag: "Bumped"; readonly revision: Revision }
   | { readonly _tag: "NotFound" }
   | { readonly _tag: "Stale"; readonly actual: Revision }
+
+/** The filters of the agent list. */
+export interface AgentFilter {
+  readonly workspaceId: WorkspaceId
+  readonly status?: AiAgentStatus | undefined
+  readonly q?: string | undefined
+}
+
+/** A new agent's row. */
+export interface AgentInsert {
+  readonly id: AiAgentId
+  readonly workspaceId: WorkspaceId
+  readonly slug: string
+  readonly name: string
+  readonly description: string
+  readonly instructions: string
+  readonly modelSettings: ModelSettings
+  readonly conversation: ConversationSettings
+  readonly embed: EmbedSettings
+  readonly at: Date
+}
+
+/** The draft settings a PATCH may replace; absent ones stay. */
+export interface AgentSettings {
+  readonly name?: string | undefined
+  readonly description?: string | undefined
+  readonly instructions?: string | undefined
+  readonly modelSettings?: ModelSettings | undefined
+  readonly conversation?: ConversationSettings | undefined
+  readonly embed?: EmbedSettings | undefined
+}
 
 const BySlug = Schema.Struct({ workspaceId: WorkspaceId, slug: Slug })
 const ById = Schema.Struct({ workspaceId: WorkspaceId, id: AiAgentId })
@@ -77,7 +111,72 @@ export class AiAgentRepo extends Effect.Service<AiAgentRepo>()("parley/persisten
           : { _tag: "Stale", actual: current[0]!.revision } satisfies AgentRevisionBump
       })
 
+    const decodeAgents = Schema.decodeUnknown(Schema.Array(AiAgent))
+
+    /** The rows of a list: the workspace's agents, optionally in one status or matching a text. */
+    const listed = (filter: AgentFilter) =>
+      sql.and([
+        sql`a.workspace_id = ${filter.workspaceId}`,
+        filter.status === undefined
+          ? sql`true`
+          : filter.status === "live"
+          ? sql`a.live_version IS NOT NULL`
+          : sql`a.live_version IS NULL`,
+        filter.q === undefined
+          ? sql`true`
+          : sql`(strpos(lower(a.name), lower(${filter.q})) > 0 OR strpos(a.slug, lower(${filter.q})) > 0)`
+      ])
+
     return {
+      /** One page of the workspace's agents, oldest first, and how many match. */
+      page: (filter: AgentFilter, limit: number, offset: number) =>
+        Effect.gen(function*() {
+          const rows = yield* sql`SELECT ${columns} FROM ai_agents a WHERE ${listed(filter)}
+            ORDER BY a.created_at, a.id LIMIT ${limit} OFFSET ${offset}`
+          const [count] = yield* sql<{ total: number }>`SELECT count(*)::int AS total FROM ai_agents a
+            WHERE ${listed(filter)}`
+          return { items: yield* decodeAgents(rows), total: count?.total ?? 0 }
+        }).pipe(Effect.orDie, Effect.withSpan("AiAgentRepo.page")),
+      /** A new agent at revision 1 with no live version. */
+      insert: (row: AgentInsert) =>
+        sql`INSERT INTO ai_agents (id, workspace_id, slug, name, description, instructions, model_settings,
+              conversation, embed, revision, created_at, updated_at)
+            VALUES (${row.id}, ${row.workspaceId}, ${row.slug}, ${row.name}, ${row.description}, ${row.instructions},
+              ${JSON.stringify(row.modelSettings)}::jsonb, ${JSON.stringify(row.conversation)}::jsonb,
+              ${JSON.stringify(row.embed)}::jsonb, 1, ${row.at}, ${row.at})
+            ON CONFLICT (workspace_id, slug) DO NOTHING RETURNING id`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie,
+          Effect.withSpan("AiAgentRepo.insert")
+        ),
+      /** Replace the given settings of the agent's draft (its row locked by the caller). */
+      update: (workspaceId: WorkspaceId, id: AiAgentId, settings: AgentSettings, at: Date) => {
+        const sets = [
+          sql`updated_at = ${at}`,
+          ...(settings.name === undefined ? [] : [sql`name = ${settings.name}`]),
+          ...(settings.description === undefined ? [] : [sql`description = ${settings.description}`]),
+          ...(settings.instructions === undefined ? [] : [sql`instructions = ${settings.instructions}`]),
+          ...(settings.modelSettings === undefined
+            ? []
+            : [sql`model_settings = ${JSON.stringify(settings.modelSettings)}::jsonb`]),
+          ...(settings.conversation === undefined
+            ? []
+            : [sql`conversation = ${JSON.stringify(settings.conversation)}::jsonb`]),
+          ...(settings.embed === undefined ? [] : [sql`embed = ${JSON.stringify(settings.embed)}::jsonb`])
+        ]
+        return sql`UPDATE ai_agents SET ${sql.csv(sets)} WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
+          Effect.asVoid,
+          Effect.orDie,
+          Effect.withSpan("AiAgentRepo.update")
+        )
+      },
+      /** Delete the agent (its collections, versions and conversations go with it); whether it existed. */
+      remove: (workspaceId: WorkspaceId, id: AiAgentId) =>
+        sql`DELETE FROM ai_agents WHERE workspace_id = ${workspaceId} AND id = ${id} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie,
+          Effect.withSpan("AiAgentRepo.remove")
+        ),
       /** The agent with this slug in the workspace. */
       findBySlug: (workspaceId: WorkspaceId, slug: string) =>
         bySlug({ workspaceId, slug }).pipe(Effect.orDie, Effect.withSpan("AiAgentRepo.findBySlug")),

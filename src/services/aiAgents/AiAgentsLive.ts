@@ -12,6 +12,7 @@ import { AgentMemory } from "./AgentMemory.js"
 import { AgentReleases } from "./AgentReleases.js"
 import { AgentSnapshots } from "./AgentSnapshots.js"
 import { AiAgentDrafts } from "./AiAgentDrafts.js"
+import { AiAgents } from "./AiAgents.js"
 import { AiAgentTasks } from "./AiAgentTasks.js"
 import { AiAgentTools } from "./AiAgentTools.js"
 import { AiAgentToolTests } from "./AiAgentToolTests.js"
@@ -19,6 +20,7 @@ import { PublicAgents } from "./PublicAgents.js"
 
 export const AiAgentsLive = Layer.mergeAll(
   AiAgentRepo.Default,
+  AiAgents.Default,
   AgentSnapshots.Default,
   AgentAudit.Default,
   AiAgentDrafts.Default,

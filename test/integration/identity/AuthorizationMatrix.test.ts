@@ -47,6 +47,7 @@ HttpApi.reflect(Api, {
   }
 })
 
+let matrixAgents = 0
 const SAMPLE_ID = "0190c7a0-0000-7000-8000-000000000000"
 const sampleParams: Record<string, string> = {
   slug: "support-bot",
@@ -177,6 +178,21 @@ const builtProbes: Record<
   "aiAgentConversations.listConversations": { status: 404, tag: "AiAgentNotFound" },
   "aiAgentConversations.getConversation": { status: 404, tag: "AiAgentNotFound" },
   "aiAgentConversations.getAnalytics": { query: "?days=7", status: 404, tag: "AiAgentNotFound" },
+  "aiAgents.list": { status: 200 },
+  "aiAgents.create": {
+    body: () => ({ slug: `matrix-agent-${process.pid}-${++matrixAgents}`, name: "Matrix agent" }),
+    status: 201
+  },
+  "aiAgents.get": { status: 404, tag: "AiAgentNotFound" },
+  "aiAgents.update": { body: () => ({ name: "Renamed" }), status: 404, tag: "AiAgentNotFound" },
+  "aiAgents.delete": { status: 404, tag: "AiAgentNotFound" },
+  "aiAgents.deriveTasks": { body: () => ({ description: "Answer questions about orders." }), status: 200 },
+  "aiAgents.deriveAgentTasks": {
+    body: () => ({ description: "Answer questions." }),
+    status: 404,
+    tag: "AiAgentNotFound"
+  },
+  "aiAgents.playground": { body: () => ({ message: "hello" }), status: 404, tag: "AiAgentNotFound" },
   // The sample slug names no agent: every allowed call of an agent's tasks or tools is its 404.
   "aiAgentTasks.list": { status: 404, tag: "AiAgentNotFound" },
   "aiAgentTasks.create": {

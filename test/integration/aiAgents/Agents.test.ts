@@ -1,0 +1,106 @@
+/**
+ * AI agents over HTTP against the real database: create (slug unique per
+ * workspace), read, list with its filters, update the draft under If-Match
+ * (two writers from one revision: one wins), derive tasks by outline (both
+ * forms; the agent form skips its tasks), a playground turn on the embedded
+ * default's offline model, delete (the slug is free again), another
+ * workspace's slug.
+ */
+import { expect, layer } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { AiAgentCreate } from "../../../src/domain/aiAgents/AiAgent.js"
+import { AiAgentTaskCreate } from "../../../src/domain/aiAgents/Task.js"
+import { signUp } from "../../support/Accounts.js"
+import { clientOf } from "../../support/Members.js"
+import { testServer } from "../../support/TestServer.js"
+
+let count = 0
+const slugOf = (label: string) => `${label}-${process.pid}-${++count}`
+/** A create payload as the typed client sends it: the schema's defaults filled in. */
+const agent = (fields: Record<string, unknown>) => Schema.decodeUnknownSync(AiAgentCreate)(fields)
+
+layer(testServer(), { excludeTestServices: true })("AI agents", (it) => {
+  it.effect("are created, read, listed, updated under If-Match, derived for and deleted", () =>
+    Effect.gen(function*() {
+      const owner = yield* signUp()
+      const client = yield* clientOf(owner)
+      const slug = slugOf("support")
+      const created = yield* client.aiAgents.create({
+        payload: agent({ slug, name: "Support", instructions: "Help with orders." })
+      })
+      expect(created).toMatchObject({ slug, name: "Support", status: "draft-only", revision: 1, liveVersion: null })
+      expect(created.hasUnpublishedChanges).toBe(true)
+      expect(yield* client.aiAgents.get({ path: { slug } })).toEqual(created)
+      const taken = yield* client.aiAgents.create({ payload: agent({ slug, name: "Again" }) }).pipe(Effect.flip)
+      expect(taken._tag).toBe("AiAgentSlugTaken")
+
+      const other = slugOf("sales")
+      yield* client.aiAgents.create({ payload: agent({ slug: other, name: "Sales desk" }) })
+      const found = yield* client.aiAgents.list({ urlParams: { q: "SALES" } })
+      expect(found.items.map((agent) => agent.slug)).toEqual([other])
+      const drafts = yield* client.aiAgents.list({ urlParams: { status: "draft-only" } })
+      expect(drafts.total).toBe(2)
+      expect((yield* client.aiAgents.list({ urlParams: { status: "live" } })).total).toBe(0)
+
+      // Two writers from revision 1: exactly one wins, the other is told the revision moved on.
+      const results = yield* Effect.all(
+        ["First", "Second"].map((name) =>
+          Effect.either(
+            client.aiAgents.update({ path: { slug }, headers: { "if-match": 1 as never }, payload: { name } })
+          )
+        ),
+        { concurrency: 2 }
+      )
+      const wins = results.filter((result) => result._tag === "Right")
+      expect(wins).toHaveLength(1)
+      const lost = results.find((result) => result._tag === "Left")
+      expect(lost?._tag === "Left" && lost.left._tag).toBe("RevisionConflict")
+      const now = yield* client.aiAgents.get({ path: { slug } })
+      expect(now.revision).toBe(2)
+
+      const wizard = yield* client.aiAgents.deriveTasks({
+        payload: { description: "Look up an order. Then explain the refund policy.", maxTasks: 5 }
+      })
+      expect(wizard.method).toBe("outline")
+      expect(wizard.tasks.length).toBeGreaterThanOrEqual(2)
+      yield* client.aiAgentTasks.create({
+        path: { slug },
+        headers: {},
+        payload: Schema.decodeUnknownSync(AiAgentTaskCreate)({ ...wizard.tasks[0]! })
+      })
+      const forAgent = yield* client.aiAgents.deriveAgentTasks({
+        path: { slug },
+        payload: { description: "Look up an order. Then explain the refund policy.", maxTasks: 5 }
+      })
+      expect(forAgent.tasks.map((task) => task.title.toLowerCase())).not.toContain(wizard.tasks[0]!.title.toLowerCase())
+
+      // The offline model answers the draft (its default script echoes).
+      const turn = yield* client.aiAgents.playground({
+        path: { slug },
+        urlParams: { stream: false },
+        headers: {},
+        payload: { message: "hello there" }
+      })
+      expect(turn.message.content.length).toBeGreaterThan(0)
+      expect(turn.conversationId).not.toBeNull()
+
+      yield* client.aiAgents.delete({ path: { slug } })
+      expect((yield* client.aiAgents.get({ path: { slug } }).pipe(Effect.flip))._tag).toBe("AiAgentNotFound")
+      const again = yield* client.aiAgents.create({ payload: agent({ slug, name: "Support again" }) })
+      expect(again.revision).toBe(1)
+    }))
+
+  it.effect("another workspace's slug is not found for reads or writes (roles: AuthorizationMatrix)", () =>
+    Effect.gen(function*() {
+      const owner = yield* signUp()
+      const stranger = yield* signUp()
+      const slug = slugOf("private")
+      yield* (yield* clientOf(owner)).aiAgents.create({ payload: agent({ slug, name: "Private" }) })
+      const theirs = yield* clientOf(stranger)
+      expect((yield* theirs.aiAgents.get({ path: { slug } }).pipe(Effect.flip))._tag).toBe("AiAgentNotFound")
+      expect(
+        (yield* theirs.aiAgents.update({ path: { slug }, headers: {}, payload: { name: "x" } }).pipe(Effect.flip))._tag
+      ).toBe("AiAgentNotFound")
+      expect((yield* theirs.aiAgents.delete({ path: { slug } }).pipe(Effect.flip))._tag).toBe("AiAgentNotFound")
+    }))
+})
