@@ -11,6 +11,17 @@ import { AiAgentTool } from "../../domain/aiAgents/Tool.js"
 
 const ByAgent = Schema.Struct({ agentId: AiAgentId })
 
+/** A tool row with its config as JSON text, decoded into the domain's tool. */
+const ToolRow = Schema.transform(
+  Schema.Struct({ config: Schema.String }, { key: Schema.String, value: Schema.Unknown }),
+  AiAgentTool,
+  {
+    strict: false,
+    decode: (row) => ({ ...row, config: JSON.parse(row.config) as unknown }),
+    encode: (tool) => tool
+  }
+)
+
 export class AgentDraftCollectionsRepo extends Effect.Service<AgentDraftCollectionsRepo>()(
   "parley/persistence/AgentDraftCollectionsRepo",
   {
@@ -25,11 +36,14 @@ export class AgentDraftCollectionsRepo extends Effect.Service<AgentDraftCollecti
                      created_at, updated_at
               FROM ai_agent_tasks WHERE agent_id = ${agentId} ORDER BY position, id`
       })
+      // The config is read as text: the client would rename snake_case keys inside it (an input property
+      // `order_id`, a header), and the model would be offered a schema its tool's templates do not name.
       const tools = SqlSchema.findAll({
         Request: ByAgent,
-        Result: AiAgentTool,
+        Result: ToolRow,
         execute: ({ agentId }) =>
-          sql`SELECT id, workspace_id, agent_id, name, description, config, enabled, created_at, updated_at
+          sql`SELECT id, workspace_id, agent_id, name, description, config::text AS config, enabled, created_at,
+                     updated_at
               FROM ai_agent_tools WHERE agent_id = ${agentId} ORDER BY name, id`
       })
 

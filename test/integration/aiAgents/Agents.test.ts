@@ -7,9 +7,12 @@
  * workspace's slug.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { AiAgentCreate } from "../../../src/domain/aiAgents/AiAgent.js"
 import { AiAgentTaskCreate } from "../../../src/domain/aiAgents/Task.js"
+import { AiAgentToolCreate } from "../../../src/domain/aiAgents/Tool.js"
+import { AiAgentRepo } from "../../../src/persistence/aiAgents/AiAgentRepo.js"
+import { AgentSnapshots } from "../../../src/services/aiAgents/AgentSnapshots.js"
 import { signUp } from "../../support/Accounts.js"
 import { clientOf } from "../../support/Members.js"
 import { testServer } from "../../support/TestServer.js"
@@ -102,5 +105,38 @@ layer(testServer(), { excludeTestServices: true })("AI agents", (it) => {
         (yield* theirs.aiAgents.update({ path: { slug }, headers: {}, payload: { name: "x" } }).pipe(Effect.flip))._tag
       ).toBe("AiAgentNotFound")
       expect((yield* theirs.aiAgents.delete({ path: { slug } }).pipe(Effect.flip))._tag).toBe("AiAgentNotFound")
+    }))
+
+  it.effect("the draft snapshot keeps a tool's snake_case input properties as written", () =>
+    Effect.gen(function*() {
+      const owner = yield* signUp()
+      const client = yield* clientOf(owner)
+      const slug = slugOf("snake")
+      const created = yield* client.aiAgents.create({ payload: agent({ slug, name: "Snake" }) })
+      const inputSchema = {
+        type: "object",
+        properties: { order_id: { type: "string" }, customer_ref: { type: "string" } },
+        required: ["order_id"]
+      }
+      yield* client.aiAgentTools.create({
+        path: { slug },
+        headers: {},
+        payload: Schema.decodeUnknownSync(AiAgentToolCreate)({
+          name: "order_lookup",
+          description: "Looks an order up",
+          config: {
+            kind: "http",
+            inputSchema,
+            method: "GET",
+            url: "https://api.example.com/orders/{{input.order_id}}"
+          }
+        })
+      })
+      const snapshot = yield* Effect.gen(function*() {
+        const found = yield* (yield* AiAgentRepo).findById(created.workspaceId, created.id)
+        return yield* (yield* AgentSnapshots).draft(Option.getOrThrow(found))
+      }).pipe(Effect.provide(Layer.mergeAll(AiAgentRepo.Default, AgentSnapshots.Default)))
+      const tool = snapshot.snapshot.tools[0]!
+      expect(tool.config).toMatchObject({ kind: "http", inputSchema })
     }))
 })
