@@ -26,6 +26,8 @@ export interface PgliteClientConfig {
   readonly dataDir: string
   readonly transformQueryNames?: ((name: string) => string) | undefined
   readonly transformResultNames?: ((name: string) => string) | undefined
+  /** Whether the name transforms reach inside JSON values too (default `true`, as `PgClient`'s). */
+  readonly transformJson?: boolean | undefined
   readonly spanAttributes?: Record<string, unknown> | undefined
 }
 
@@ -76,9 +78,9 @@ export const make = (
     )
     const serialized = <A, E>(effect: Effect.Effect<A, E>) => Effect.scoped(Effect.zipRight(hold, effect))
 
-    const compiler = PgClient.makeCompiler(config.transformQueryNames, true)
+    const compiler = PgClient.makeCompiler(config.transformQueryNames, config.transformJson ?? true)
     const transformRows = config.transformResultNames
-      ? Statement.defaultTransforms(config.transformResultNames, true).array
+      ? Statement.defaultTransforms(config.transformResultNames, config.transformJson ?? true).array
       : undefined
 
     const runRaw = (

@@ -49,7 +49,17 @@ export const migrations = {
 /** The id of the newest migration, which readiness expects to find applied. */
 export const latestMigrationId = Math.max(...Object.keys(migrations).map((id) => Number.parseInt(id, 10)))
 
-const names = { transformQueryNames: String.camelToSnake, transformResultNames: String.snakeToCamel }
+/**
+ * Column names map between snake_case (SQL) and camelCase (TypeScript); JSON values are
+ * left as written. With `transformJson` on (the clients' default), the keys inside every
+ * json/jsonb value were renamed on the way in and out: a tool argument `order_id` came
+ * back as `orderId`, a user's metadata lost its keys' spelling.
+ */
+const names = {
+  transformQueryNames: String.camelToSnake,
+  transformResultNames: String.snakeToCamel,
+  transformJson: false
+}
 
 const describeUrl = (url: string): string => {
   try {

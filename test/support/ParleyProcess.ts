@@ -47,16 +47,42 @@ export const runParley = async (args: ReadonlyArray<string>, env: Record<string,
   return { code, output: process.output() }
 }
 
-/** A TCP port nobody listens on right now. */
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
+/** The first port the kernel hands out to outgoing connections (Linux: 32768 unless configured). */
+const ephemeralLow = (() => {
+  try {
+    const low = Number(Fs.readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0])
+    return Number.isInteger(low) && low > 12_000 ? low : 32_768
+  } catch {
+    return 32_768
+  }
+})()
+
+/** Whether a listener can bind `port` on loopback right now. */
+const canListen = (port: number) =>
+  new Promise<boolean>((resolve) => {
     const server = Net.createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as Net.AddressInfo
-      server.close(() => resolve(port))
-    })
+    server.once("error", () => resolve(false))
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)))
   })
+
+// Each test worker takes ports from a block of its own, below the ephemeral range: a port
+// the kernel picked for `listen(0)` and that was then closed could be taken by any outgoing
+// connection (a pooled database client, an HTTP request) before the test's server binds it
+// (a CI run failed so: EADDRINUSE on a runner port). Nothing hands out ports here but us.
+const blocks = 8
+const blockSize = Math.floor((ephemeralLow - 200 - 10_000) / blocks)
+const worker = Number(process.env["VITEST_POOL_ID"] ?? process.pid) % blocks
+const blockBase = 10_000 + worker * blockSize
+let cursor = Math.floor(Math.random() * blockSize)
+
+/** A TCP port nobody listens on right now, from this worker's own block (see above). */
+export const freePort = async (): Promise<number> => {
+  for (let attempt = 0; attempt < blockSize; attempt++) {
+    const port = blockBase + (cursor++ % blockSize)
+    if (await canListen(port)) return port
+  }
+  throw new Error(`no free port in ${blockBase}..${blockBase + blockSize - 1}`)
+}
 
 /** Poll `url` until it answers `status`, or fail after `timeoutMs`. */
 export const waitForStatus = async (url: string, status: number, timeoutMs = 60_000, process?: ParleyProcess) => {

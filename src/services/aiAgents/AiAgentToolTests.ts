@@ -15,45 +15,19 @@ import { builtinTools, effectiveDefinition, effectiveInput } from "../../domain/
 import type { AiAgentToolId } from "../../domain/aiAgents/Ids.js"
 import { type AiAgentTool, AiAgentToolInvalid } from "../../domain/aiAgents/Tool.js"
 import { AiAgentToolInputInvalid, type AiAgentToolTestResult } from "../../domain/aiAgents/ToolTest.js"
-import { Timeout, UpstreamFailed } from "../../domain/HttpErrors.js"
 import { actorOf, type Principal } from "../../domain/identity/Principal.js"
 import type { JsonValue } from "../../domain/Json.js"
 import type { HttpToolDefinition } from "../../domain/workspace/HttpToolDefinition.js"
-import { TOOL_TEST_BODY_PREVIEW, type ToolTestResponse } from "../../domain/workspace/ToolCallResult.js"
 import { inputProblems } from "../../domain/workspace/ToolInputValidation.js"
 import { AiAgentToolRepo } from "../../persistence/aiAgents/AiAgentToolRepo.js"
 import { WorkspaceToolRepo } from "../../persistence/workspace/WorkspaceToolRepo.js"
 import { ToolCalls } from "../workspace/ToolCalls.js"
+import { testCall } from "../workspace/ToolTestCall.js"
 import { definitionOf } from "../workspace/WorkspaceTools.js"
 import { AgentDraftLock } from "./AgentDraftLock.js"
 import { agentToolRef, inlineDefinition, toolNotFound } from "./AiAgentTools.js"
 
 type Input = { readonly [key: string]: JsonValue }
-
-const preview = (
-  status: number,
-  headers: Readonly<Record<string, string>>,
-  body: string,
-  sizeBytes: number
-): ToolTestResponse => ({
-  status,
-  headers,
-  contentType: headers["content-type"]?.slice(0, 200) ?? null,
-  sizeBytes,
-  body: body.slice(0, TOOL_TEST_BODY_PREVIEW),
-  truncated: body.length > TOOL_TEST_BODY_PREVIEW
-})
-
-const outputOf = (body: string, contentType: string | null): JsonValue => {
-  if (contentType?.includes("json")) {
-    try {
-      return JSON.parse(body) as JsonValue
-    } catch {
-      return body
-    }
-  }
-  return body
-}
 
 const inputInvalid = (problems: ReadonlyArray<{ readonly pointer: string; readonly message: string }>) =>
   new AiAgentToolInputInvalid({ message: "The input does not satisfy the tool's input schema", problems })
@@ -127,51 +101,10 @@ export class AiAgentToolTests extends Effect.Service<AiAgentToolTests>()(
         input: Input
       ) {
         const caller = { workspaceId: principal.workspaceId, usedBy: ref, actor: actorOf(principal) }
-        const upstream = (message: string) => new UpstreamFailed({ provider: tool.name, message })
-        const started = performance.now()
-        const answer = yield* calls.call(caller, definition, input).pipe(
-          Effect.map((result) => ({ _tag: "Answered" as const, result })),
-          Effect.catchTags({
-            ToolInputInvalid: (failure) => inputInvalid(failure.problems),
-            OutboundResponseTooLarge: (failure) => Effect.succeed({ _tag: "TooLarge" as const, failure }),
-            OutboundTimedOut: (failure) =>
-              new Timeout({
-                timeoutMillis: failure.timeoutMs,
-                message: `The tool's request timed out: ${failure.message}`
-              }),
-            OutboundRefused: (failure) => upstream(`Refused by the address rule: ${failure.message}`),
-            OutboundHostNotFound: (failure) => upstream(`DNS failure: ${failure.message}`),
-            OutboundConnectionFailed: (failure) => upstream(failure.message),
-            OutboundTooManyRedirects: (failure) => upstream(failure.message)
-          })
+        const answer = yield* testCall(calls, caller, tool.name, definition, input).pipe(
+          Effect.catchTag("ToolInputInvalid", (failure) => inputInvalid(failure.problems))
         )
-        const base = { toolId: tool.id, name: tool.name, kind: tool.config.kind }
-        if (answer._tag === "TooLarge") {
-          const { failure } = answer
-          const head = new TextDecoder().decode(failure.head)
-          // A failed call keeps no request as sent: show the template instead.
-          return {
-            ...base,
-            ok: false,
-            latencyMs: Math.round(performance.now() - started),
-            request: { method: definition.method, url: definition.url, headers: {}, body: null, secretsUsed: [] },
-            response: { ...preview(failure.status, failure.headers, head, failure.head.length), truncated: true },
-            output: null,
-            error: { kind: "response-too-large", message: failure.message }
-          } satisfies AiAgentToolTestResult
-        }
-        const { result } = answer
-        const response = preview(result.status, result.headers, result.body, result.sizeBytes)
-        const ok = result.status >= 200 && result.status < 300
-        return {
-          ...base,
-          ok,
-          latencyMs: result.latencyMs,
-          request: result.request,
-          response,
-          output: ok ? outputOf(result.body, response.contentType) : null,
-          error: ok ? null : { kind: "http-status", message: `The upstream answered ${result.status}` }
-        } satisfies AiAgentToolTestResult
+        return { toolId: tool.id, name: tool.name, kind: tool.config.kind, ...answer } satisfies AiAgentToolTestResult
       })
 
       const test = Effect.fn("AiAgentToolTests.test")(function*(

@@ -308,7 +308,7 @@ layer(Node, { excludeTestServices: true, timeout: 120_000 })("AgentConversation"
         text: "",
         toolCalls: [
           { id: "call_a", name: "lookup", arguments: { orderId: "A-1" } },
-          { id: "call_b", name: "lookup", arguments: { orderId: "B-2" } }
+          { id: "call_b", name: "lookup", arguments: { orderId: "B-2", gift_wrap: { paper_colour: "red" } } }
         ],
         finish: "tool-calls",
         usage: { inputTokens: 30, outputTokens: 10 },
@@ -321,7 +321,7 @@ layer(Node, { excludeTestServices: true, timeout: 120_000 })("AgentConversation"
         callId: "call_a",
         name: "lookup",
         status: "succeeded",
-        result: { answer: "A-1 shipped" },
+        result: { answer: "A-1 shipped", tracking_url: "https://track.example/A-1" },
         error: null,
         durationMs: 3
       }
@@ -350,8 +350,19 @@ layer(Node, { excludeTestServices: true, timeout: 120_000 })("AgentConversation"
         3,
         "model"
       ]])
-      expect(steps[1]!.data.result).toEqual({ answer: "A-1 shipped" })
+      expect(steps[1]!.data.result).toEqual({ answer: "A-1 shipped", tracking_url: "https://track.example/A-1" })
       expect(result.toolCalls.map((call) => call.id)).toEqual(["call_a", "call_b"])
+      // JSON read back from the steps keeps its keys as written (snake_case too): the model
+      // sees the stored call's arguments and the stored result exactly, and so does the client.
+      const resent = fake.requests[0]!.body.messages
+      const assistant = resent.find((m: any) => m.role === "assistant" && m.tool_calls)
+      expect(JSON.parse(assistant.tool_calls[1].function.arguments)).toEqual({
+        orderId: "B-2",
+        gift_wrap: { paper_colour: "red" }
+      })
+      const toolA = resent.find((m: any) => m.role === "tool" && m.tool_call_id === "call_a")
+      expect(JSON.parse(toolA.content)).toEqual({ answer: "A-1 shipped", tracking_url: "https://track.example/A-1" })
+      expect(result.toolCalls[1]!.arguments).toEqual({ orderId: "B-2", gift_wrap: { paper_colour: "red" } })
     }))
 
   it.effect("a failing tool is fed back to the model; the step limit stops a turn that keeps calling tools", () =>
