@@ -12,6 +12,7 @@ import { AiAgentReleasesHttpLive } from "./aiAgents/AiAgentReleasesHttp.js"
 import { AiAgentsHttpLive } from "./aiAgents/AiAgentsHttp.js"
 import { AiAgentTasksHttpLive } from "./aiAgents/AiAgentTasksHttp.js"
 import { AiAgentToolsHttpLive } from "./aiAgents/AiAgentToolsHttp.js"
+import { PublicAiAgentsHttpLive } from "./aiAgents/PublicAiAgentsHttp.js"
 import { Api } from "./Api.js"
 import { AssistantsHttpLive } from "./assistants/AssistantsHttp.js"
 import { FlowsHttpLive } from "./assistants/FlowsHttp.js"
@@ -49,7 +50,6 @@ export const notBuiltGroups = [
   "aiAgentKnowledge",
   "aiAgentGuardrails",
   "aiAgentEvals",
-  "publicAiAgents",
   "workflows",
   "workflowSimulator",
   "chains",
@@ -100,6 +100,7 @@ const Groups = Layer.mergeAll(
   AiAgentMemoryHttpLive,
   AiAgentReleasesHttpLive,
   AiAgentDraftsHttpLive,
+  PublicAiAgentsHttpLive,
   NotBuilt
 )
 

@@ -3,8 +3,9 @@ import { PublicTurnStreamEvent, StreamParams } from "../../domain/aiAgents/Agent
 import { AiAgentConversationClosed, AiAgentConversationNotFound } from "../../domain/aiAgents/Conversation.js"
 import { PublicAgentToken } from "../../domain/aiAgents/PublicToken.js"
 import { PublicAgentNotFound, PublicTurnRequest, PublicTurnResult } from "../../domain/aiAgents/PublicTurn.js"
-import { UpstreamFailed } from "../../domain/HttpErrors.js"
+import { Forbidden, NotReady, UpstreamFailed, ValidationFailed } from "../../domain/HttpErrors.js"
 import { IdempotencyHeaders, IdempotencyKeyReused } from "../../domain/Idempotency.js"
+import { TurnFailed } from "../../domain/runtime/RuntimeSession.js"
 import { documentEventStream } from "./EventStreamDoc.js"
 
 const publicToken = HttpApiSchema.param("public_token", PublicAgentToken)
@@ -22,12 +23,18 @@ export class PublicAiAgentsApi extends HttpApiGroup.make("publicAiAgents")
       .addError(AiAgentConversationClosed)
       .addError(IdempotencyKeyReused)
       .addError(UpstreamFailed)
+      .addError(Forbidden)
+      .addError(ValidationFailed)
+      .addError(TurnFailed)
+      .addError(NotReady)
       .annotate(OpenApi.Summary, "Send an end user's message to a live agent")
       .annotate(
         OpenApi.Description,
         "Runs the live version for one turn; omit `conversationId` to start a conversation. A retry with the same " +
           "`Idempotency-Key` answers the stored result and runs nothing twice. A message blocked by an input " +
-          "guardrail is a normal answer (`outcome: blocked`). An unknown or rotated token is a 404. With " +
+          "guardrail is a normal answer (`outcome: blocked`). An unknown or rotated token is a 404; a page whose " +
+          "`Origin` is not among the agent's embed `allowedOrigins` is a 403; over the workspace's public rate " +
+          "limits (per token, per end user: `endUserId`, else the client's address) a 429 with `Retry-After`. With " +
           "`?stream=true` the answer is `text/event-stream`: `message.delta` and `guardrail` events, ending with " +
           "`message.done` (the JSON result) or `error`."
       )

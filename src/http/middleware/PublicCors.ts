@@ -1,12 +1,13 @@
 /**
- * Cross-origin access to the public runtime (`/v1/public/runtime/...`): a
- * chat widget on a customer's site calls it from that site's origin with an
- * `Authorization` header, which needs a CORS preflight.
+ * Cross-origin access to the public runtime (`/v1/public/runtime/...`) and
+ * to live AI agents (`/v1/public/ai-agents/...`): a chat widget on a
+ * customer's site calls them from that site's origin with an `Authorization`
+ * or `Idempotency-Key` header and a JSON body, which need a CORS preflight.
  *
- * A preflight carries no token, so it cannot know the deployment: it is
- * answered for any origin (it grants nothing by itself), and the real request
- * is then checked against the deployment's allowed origins by the embed
- * authentication (403 otherwise). Every answer of these routes, errors
+ * A preflight carries no token, so it cannot know the deployment or agent: it
+ * is answered for any origin (it grants nothing by itself), and the real
+ * request is then checked against the deployment's (or agent's embed) allowed
+ * origins (403 otherwise). Every answer of these routes, errors
  * included, names the caller's origin in `Access-Control-Allow-Origin`, so a
  * widget can read why it was refused. No cookies are involved, so credentials
  * are never allowed. Other routes get no CORS headers at all.
@@ -14,15 +15,17 @@
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 
-const PREFIX = "/v1/public/runtime/"
+const PREFIXES = ["/v1/public/runtime/", "/v1/public/ai-agents/"]
 
 const ALLOWED_HEADERS = "authorization, content-type, idempotency-key, traceparent"
 export const EXPOSED_HEADERS = "retry-after, x-trace-id"
 /** How long a browser may keep a preflight's answer. */
 const MAX_AGE_SECONDS = "600"
 
-export const isPublicRuntime = (url: string): boolean =>
-  url.startsWith(PREFIX) || url.split("?")[0] === PREFIX.slice(0, -1)
+export const isPublicRuntime = (url: string): boolean => {
+  const path = url.split("?")[0]!
+  return PREFIXES.some((prefix) => url.startsWith(prefix) || path === prefix.slice(0, -1))
+}
 
 export const publicCors = <E, R>(
   app: HttpApp.Default<E, R>

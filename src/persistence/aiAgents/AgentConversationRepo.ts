@@ -132,6 +132,21 @@ export class AgentConversationRepo extends Effect.Service<AgentConversationRepo>
             Effect.withSpan("AgentConversationRepo.create")
           ),
 
+        /**
+         * Merge `metadata` into the conversation's (its keys win), unless the
+         * result would hold more than `maxKeys` keys: then nothing changes and
+         * the answer is false.
+         */
+        mergeMetadata: (id: string, metadata: Readonly<Record<string, string>>, maxKeys: number) =>
+          Effect.map(
+            sql<{ id: string }>`UPDATE ai_agent_conversations SET metadata = metadata || ${json(metadata)}::jsonb,
+                updated_at = now()
+              WHERE id = ${id}
+                AND (SELECT count(*) FROM jsonb_object_keys(metadata || ${json(metadata)}::jsonb)) <= ${maxKeys}
+              RETURNING id`,
+            (rows) => rows.length > 0
+          ).pipe(Effect.orDie, Effect.withSpan("AgentConversationRepo.mergeMetadata")),
+
         /** A conversation of this workspace and agent, if there is one. */
         find: (workspaceId: string, agentId: string, id: string) =>
           Effect.map(

@@ -92,6 +92,9 @@ const startedId = (channel: string, workspaceId: string, agentId: string, idempo
       : uuidv5(`${channel}/${workspaceId}/${agentId}/${idempotencyKey}`, STARTED_NAMESPACE)
   )
 
+/** The most keys a conversation's metadata holds (as one turn's `TurnMetadata`). */
+const METADATA_KEYS = 20
+
 /** The UUIDv5 namespace of `startedId`. */
 const STARTED_NAMESPACE = "5b0f3c1e-7d1a-4f43-9a55-2f1f0b7e2c13"
 
@@ -332,6 +335,16 @@ export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/ai
           })
         }
         conversationId = request.conversationId
+        // A later turn's metadata is merged into the conversation's (its keys win), within the same bound.
+        if (request.metadata !== undefined && Object.keys(request.metadata).length > 0) {
+          const merged = yield* conversations.mergeMetadata(conversationId, request.metadata, METADATA_KEYS)
+          if (!merged) {
+            return yield* new ValidationFailed({
+              message: `The conversation's metadata would hold more than ${METADATA_KEYS} keys`,
+              fields: ["metadata"]
+            })
+          }
+        }
       } else {
         conversationId = startedId("web", agent.workspaceId, agentId, idempotencyKey)
         yield* conversations.create({

@@ -16,6 +16,7 @@ import { AiAgents } from "./AiAgents.js"
 import { AiAgentTasks } from "./AiAgentTasks.js"
 import { AiAgentTools } from "./AiAgentTools.js"
 import { AiAgentToolTests } from "./AiAgentToolTests.js"
+import { PublicAgentGate } from "./PublicAgentGate.js"
 import { PublicAgents } from "./PublicAgents.js"
 
 export const AiAgentsLive = Layer.mergeAll(
@@ -27,6 +28,7 @@ export const AiAgentsLive = Layer.mergeAll(
   AgentMemory.Default,
   AgentReleases.Default,
   PublicAgents.Default,
+  PublicAgentGate.Default,
   AiAgentTasks.Default,
   AiAgentTools.Default,
   AiAgentToolTests.Default,
