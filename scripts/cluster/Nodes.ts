@@ -66,6 +66,12 @@ export interface SpawnOptions {
   readonly env: NodeJS.ProcessEnv
   /** Run the build (`dist/main.js`) rather than the sources through tsx. */
   readonly built: boolean
+  /**
+   * Run the esbuild bundle `npm start` runs (`.build/main.js`, which the
+   * caller has made with `ensureBundle`) rather than the sources through tsx:
+   * the same program, started in a fifth of the CPU time (the tests do).
+   */
+  readonly bundled?: boolean
   /** Called with each complete line the process prints. */
   readonly onLine?: (line: string, stream: "stdout" | "stderr") => void
   /** A file to which all the process prints is appended as well. */
@@ -87,7 +93,11 @@ export const missingBuild = (): string | undefined =>
 
 /** Run `parley <args>` with the repository as working directory. */
 export const spawnParley = (args: ReadonlyArray<string>, options: SpawnOptions): ParleyChild => {
-  const entry = options.built ? [builtMain] : ["--import", "tsx", Path.join(root, "src", "main.ts")]
+  const entry = options.built
+    ? [builtMain]
+    : options.bundled
+    ? [Path.join(root, ".build", "main.js")]
+    : ["--import", "tsx", Path.join(root, "src", "main.ts")]
   const child = spawn(process.execPath, [...entry, ...args], {
     cwd: root,
     env: options.env,

@@ -90,7 +90,8 @@ const addressIn = (index: number, environment: Readonly<Record<string, string>>)
 export const startCluster = async (options: ClusterOptions): Promise<LocalCluster> => {
   const inherited = { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "" }
   const env = { ...inherited, PARLEY_MASTER_KEY: Crypto.randomBytes(32).toString("base64"), ...options.env }
-  const spawnOptions = { env, databaseUrl: options.databaseUrl, built: options.built ?? false }
+  // Unless told to run the build, nodes run the bundle the global setup made (as `npm start` does).
+  const spawnOptions = { env, databaseUrl: options.databaseUrl, built: options.built ?? false, bundled: true }
   const given = options.environments
   if (given !== undefined && given.length !== options.nodes) {
     throw new Error(`${given.length} environments for ${options.nodes} nodes`)
@@ -103,7 +104,11 @@ export const startCluster = async (options: ClusterOptions): Promise<LocalCluste
   const spawn = (address: NodeAddress) =>
     given === undefined
       ? spawnNode(address, spawnOptions)
-      : spawnParley(["serve"], { env: { ...inherited, ...given[address.index - 1] }, built: spawnOptions.built })
+      : spawnParley(["serve"], {
+        env: { ...inherited, ...given[address.index - 1] },
+        built: spawnOptions.built,
+        bundled: true
+      })
 
   await migrate(spawnOptions).done
   let stopping = false

@@ -10,6 +10,7 @@
  */
 import { ConfigProvider, Effect, Layer } from "effect"
 import type Pg from "pg"
+import { ensureBundle } from "../../scripts/bundle.mjs"
 import { MigratorLive, SqlLive } from "../../src/persistence/Sql.js"
 import { ensurePostgres, ensurePromtool } from "./Prerequisites.js"
 import { databaseUrl, templateName, withAdmin } from "./TestDatabase.js"
@@ -48,6 +49,8 @@ const markUsed = (client: Pg.Client, name: string) =>
 export default async function setup() {
   await ensurePostgres()
   ensurePromtool()
+  // The program the tests start as `parley` (ParleyProcess, LocalCluster): the bundle `npm start` runs.
+  await ensureBundle()
   const template = templateName()
   await withAdmin(async (client) => {
     await client.query(`SELECT pg_advisory_lock(${TEMPLATES_LOCK})`)

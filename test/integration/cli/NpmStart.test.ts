@@ -1,9 +1,10 @@
 /**
  * The README's first command as a user runs it: `npm start` bundles Parley
- * with esbuild and serves it on the embedded database. The tests run the
- * sources through tsx, so only this test meets the bundle: a package that
- * cannot be bundled (tiktoken, under Anthropic's tokenizer, reads its
- * WebAssembly next to its module and broke `npm start` for a day) fails here.
+ * with esbuild and serves it on the embedded database (the other tests that
+ * start `parley` run the bundle the global setup made; this one goes through
+ * `scripts/start.mjs` itself). A package that cannot be bundled (tiktoken,
+ * under Anthropic's tokenizer, reads its WebAssembly next to its module and
+ * broke `npm start` for a day) fails here.
  * Past readiness it signs up and makes the settings' test call through the
  * language-model stack (the offline default), which loads every provider.
  */

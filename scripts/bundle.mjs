@@ -1,0 +1,64 @@
+/**
+ * The esbuild bundle of `src/main.ts` that `npm start` runs (and the tests
+ * spawn as `parley`): `.build/main.js`, rebuilt when a source or the
+ * lockfile is newer than it.
+ */
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+
+const root = fileURLToPath(new URL("../", import.meta.url))
+const outDir = Path.join(root, ".build")
+/** The bundle: `.build/main.js`. */
+export const bundle = Path.join(outDir, "main.js")
+/** Files the program is read from besides its sources: a change in them rebuilds. */
+const inputs = ["package.json", "package-lock.json", "tsconfig.json", "scripts/start.mjs", "scripts/bundle.mjs"]
+
+/** The newest modification time among the sources and `inputs`, in ms. */
+const newestInput = () => {
+  let newest = 0
+  const visit = (path) => {
+    const stat = Fs.statSync(path)
+    if (stat.isDirectory()) { for (const entry of Fs.readdirSync(path)) visit(Path.join(path, entry)) }
+    else newest = Math.max(newest, stat.mtimeMs)
+  }
+  visit(Path.join(root, "src"))
+  for (const input of inputs) {
+    if (Fs.existsSync(Path.join(root, input))) visit(Path.join(root, input))
+  }
+  return newest
+}
+
+const upToDate = () => Fs.existsSync(bundle) && Fs.statSync(bundle).mtimeMs > newestInput()
+
+/** Build the bundle when a source or input is newer than it (or it is missing). */
+export const ensureBundle = async () => {
+  if (upToDate()) return
+  const started = performance.now()
+  // Loaded only to build: a start with nothing changed does not pay for it.
+  const { build } = await import("esbuild")
+  await build({
+    entryPoints: [Path.join(root, "src", "main.ts")],
+    outfile: bundle,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    // The packages are bundled too: Node then reads one file instead of resolving and loading some two thousand
+    // modules (about a second less of a start). Kept outside: PGlite and tiktoken (through Anthropic's
+    // tokenizer), which read their WebAssembly next to their modules, and the optional native add-ons.
+    external: ["@electric-sql/pglite", "pg-native", "msgpackr-extract", "tiktoken", "@anthropic-ai/tokenizer"],
+    // Some packages call `require` from their ES modules.
+    banner: {
+      js:
+        "import { createRequire as parleyCreateRequire } from 'node:module'; const require = parleyCreateRequire(import.meta.url);"
+    },
+    // A source map beside it (run with --enable-source-maps to read stack traces by it: a second longer a start).
+    sourcemap: true,
+    logLevel: "warning"
+  })
+  // Read at run time next to the program (src/embed/WidgetScript.ts).
+  Fs.copyFileSync(Path.join(root, "src", "embed", "widget.js"), Path.join(outDir, "widget.js"))
+  console.error(`start: built .build/main.js in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+}
+
