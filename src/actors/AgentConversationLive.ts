@@ -54,6 +54,7 @@ import {
   type MessageWrite
 } from "../persistence/aiAgents/AgentConversationRepo.js"
 import { AiAgentRepo } from "../persistence/aiAgents/AiAgentRepo.js"
+import { AgentMemory } from "../services/aiAgents/AgentMemory.js"
 import { AgentRuntime } from "../services/aiAgents/AgentRuntime.js"
 import { AgentSnapshots } from "../services/aiAgents/AgentSnapshots.js"
 import { AgentOps } from "../services/settings/AgentOps.js"
@@ -75,6 +76,9 @@ const encodeOutcome = Schema.encode(AgentTurnOutcome)
 const decodeFailure = Schema.decodeUnknown(StoredTurnFailure)
 const encodeFailure = Schema.encode(StoredTurnFailure)
 const decodeSnapshot = Schema.decodeUnknown(AiAgentSnapshot)
+
+/** How much of the prompt remembered facts may take, in tokens (ceil(characters / 4)). */
+const MEMORY_TOKENS = 500
 
 /** The handoff's words to the user when the model said nothing. */
 const DEFAULT_HANDOFF_TEXT = "I am handing this conversation to a human colleague, who will answer here."
@@ -120,6 +124,7 @@ export const AgentConversationLive = AgentConversation.toLayer(
     const agents = yield* AiAgentRepo
     const snapshots = yield* AgentSnapshots
     const runtime = yield* AgentRuntime
+    const memory = yield* AgentMemory
     const agentOps = yield* AgentOps
     const limits = yield* TurnLimits.pipe(Effect.orDie)
     const address = yield* Entity.CurrentAddress
@@ -218,8 +223,16 @@ export const AgentConversationLive = AgentConversation.toLayer(
           Effect.orDie(decodeStep(row.data)))
         const prepared = yield* runtime.prepare(payload.workspaceId, payload.agentId, request.snapshot)
         const history = yield* repo.history(conversationId, request.snapshot.conversation.historyWindow)
+        // The facts the agent remembers that bear on this message (agent facts, and the end user's).
+        const facts = yield* memory.forPrompt(payload.agentId, request.endUserId, request.message, MEMORY_TOKENS)
+        const remembered = facts.map((fact) =>
+          fact.key === null ? fact.content : `${fact.key}: ${fact.content}`
+        )
         const base: Array<Prompt.MessageEncoded> = [
-          { role: "system", content: systemPrompt(request.snapshot, request.variables, request.metadata) },
+          {
+            role: "system",
+            content: systemPrompt(request.snapshot, request.variables, request.metadata, remembered)
+          },
           ...historyPrompt(history),
           { role: "user", content: request.message }
         ]
@@ -228,8 +241,8 @@ export const AgentConversationLive = AgentConversation.toLayer(
           limits: request.limits,
           base,
           steps: stored,
-          keyOf: (call) =>
-            toolIdempotencyKey({ conversationId, turn, step: call.index, callId: call.callId }),
+          conversation: { conversationId, endUserId: request.endUserId },
+          keyOf: (call) => toolIdempotencyKey({ conversationId, turn, step: call.index, callId: call.callId }),
           record: (step) =>
             Effect.gen(function*() {
               const data = yield* Effect.orDie(encodeStep(step))

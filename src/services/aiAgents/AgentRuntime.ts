@@ -16,6 +16,8 @@ import { AiError, type LanguageModel, type Prompt, Tool } from "@effect/ai"
 import { Clock, Effect, Either, Option, Redacted, Schema } from "effect"
 import { AgentTurnUpstreamFailed } from "../../domain/aiAgents/AgentTurnOutcome.js"
 import type { AiAgentSnapshot } from "../../domain/aiAgents/AiAgentSnapshot.js"
+import { builtinTools } from "../../domain/aiAgents/EffectiveTool.js"
+import type { AiAgentConversationId, AiAgentId, EndUserId } from "../../domain/aiAgents/Ids.js"
 import {
   type Finish,
   type LoopAction,
@@ -28,6 +30,7 @@ import {
 import type { LoopStep, ModelFinish, ModelStep, ToolStep } from "../../domain/aiAgents/loop/LoopStep.js"
 import type { ResolvedModel } from "../../domain/aiAgents/ModelSettings.js"
 import { storable } from "../../domain/aiAgents/StorableJson.js"
+import type { BuiltinToolConfig } from "../../domain/aiAgents/ToolConfig.js"
 import { excerpt } from "../../domain/Excerpt.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
 import type { JsonValue } from "../../domain/Json.js"
@@ -38,6 +41,7 @@ import { LlmClients, type LlmTarget } from "../../providers/llm/LlmClients.js"
 import { LlmInForce, type LlmInForceEntry } from "../settings/LlmInForce.js"
 import { ToolCalls } from "../workspace/ToolCalls.js"
 import { UsageMeter } from "../workspace/UsageMeter.js"
+import { AgentMemory } from "./AgentMemory.js"
 
 /** A tool the model may call, ready to run. */
 type RunnableTool =
@@ -47,7 +51,7 @@ type RunnableTool =
     readonly definition: HttpToolDefinition
     readonly fixedInput: Readonly<Record<string, JsonValue>>
   }
-  | { readonly kind: "builtin"; readonly toolId: string; readonly builtin: "knowledge_search" | "remember" | "handoff" }
+  | { readonly kind: "builtin"; readonly toolId: string; readonly config: typeof BuiltinToolConfig.Type }
 
 /** A snapshot made callable for one run. */
 export interface PreparedAgent {
@@ -77,6 +81,14 @@ export interface LoopRun {
   readonly record: (step: LoopStep) => Effect.Effect<void>
   /** The Idempotency-Key of one tool call. */
   readonly keyOf: (call: PendingToolCall) => string
+  /** The stored conversation the turn belongs to, for `remember`; none for a stateless transcript. */
+  readonly conversation?: TurnConversation
+}
+
+/** What `remember` needs of the turn: its stored conversation and the end user it is with. */
+export interface TurnConversation {
+  readonly conversationId: AiAgentConversationId
+  readonly endUserId: EndUserId | null
 }
 
 /** A finished run: the Finish action and every step, in index order. */
@@ -95,21 +107,6 @@ const offeredTool = (name: string, description: string, jsonSchema: unknown): To
     parametersSchema: anyObject.annotations({ jsonSchema: jsonSchema as object })
   })
 }
-
-const BUILTIN_TOOLS = {
-  knowledge_search: {
-    description: "Search the agent's knowledge for passages relevant to a query.",
-    schema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] }
-  },
-  remember: {
-    description: "Remember a fact about the user for later conversations.",
-    schema: { type: "object", properties: { fact: { type: "string" } }, required: ["fact"] }
-  },
-  handoff: {
-    description: "Hand the conversation to a human colleague.",
-    schema: { type: "object", properties: { reason: { type: "string" } }, required: ["reason"] }
-  }
-} as const
 
 const withoutFixed = (schema: unknown, fixed: Readonly<Record<string, JsonValue>>): unknown => {
   const names = Object.keys(fixed)
@@ -175,6 +172,7 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
     const toolCalls = yield* ToolCalls
     const usage = yield* UsageMeter
     const workspaceTools = yield* WorkspaceToolRepo
+    const memory = yield* AgentMemory
 
     const upstream = (provider: string, message: string) => new AgentTurnUpstreamFailed({ provider, message })
 
@@ -253,9 +251,9 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
               offeredTool(tool.name, tool.description ?? found.description, withoutFixed(found.inputSchema, fixedInput))
             )
           } else {
-            const builtin = BUILTIN_TOOLS[config.builtin]
-            tools.set(tool.name, { kind: "builtin", toolId: tool.id, builtin: config.builtin })
-            offered.push(offeredTool(tool.name, tool.description ?? builtin.description, builtin.schema))
+            const builtin = builtinTools[config.builtin]
+            tools.set(tool.name, { kind: "builtin", toolId: tool.id, config })
+            offered.push(offeredTool(tool.name, tool.description ?? builtin.description, builtin.inputSchema))
             if (tool.name === config.builtin) builtIns.push(tool.name)
           }
         }
@@ -344,7 +342,12 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
     )
 
     /** One tool call: its tool step, whatever happened. */
-    const runTool = (prepared: PreparedAgent, call: PendingToolCall, key: string): Effect.Effect<ToolStep> =>
+    const runTool = (
+      prepared: PreparedAgent,
+      call: PendingToolCall,
+      key: string,
+      conversation: TurnConversation | undefined
+    ): Effect.Effect<ToolStep> =>
       Effect.gen(function*() {
         const started = yield* Clock.currentTimeMillis
         const ended = (
@@ -366,12 +369,38 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
         const tool = prepared.tools.get(call.name)
         if (tool === undefined) return yield* ended("failed", null, `There is no tool named ${call.name}`)
         if (tool.kind === "builtin") {
-          switch (tool.builtin) {
+          switch (tool.config.builtin) {
             case "knowledge_search":
               // Knowledge comes with the next issue: an agent has none to search yet.
               return yield* ended("succeeded", { results: [] }, null)
-            case "remember":
-              return yield* ended("failed", null, "Memory is not available for this agent yet")
+            case "remember": {
+              if (conversation === undefined) {
+                return yield* ended(
+                  "failed",
+                  null,
+                  "Nothing is remembered in a stateless playground transcript; use a playground conversation"
+                )
+              }
+              const args = call.arguments
+              const fields: Readonly<Record<string, JsonValue>> =
+                typeof args === "object" && args !== null && !Array.isArray(args) ? args as never : {}
+              const content = fields["content"]
+              if (typeof content !== "string") {
+                return yield* ended("failed", null, "remember needs `content`: the fact, in one sentence")
+              }
+              const key = fields["key"]
+              const kept = yield* memory.remember(prepared.agentId as AiAgentId, prepared.workspaceId, {
+                scope: tool.config.settings.scope,
+                retention: tool.config.settings.retention,
+                endUserId: conversation.endUserId,
+                conversationId: conversation.conversationId,
+                key: typeof key === "string" ? key : null,
+                content
+              })
+              return kept._tag === "Kept"
+                ? yield* ended("succeeded", { kept: true, key: kept.fact.key, replaced: kept.replaced }, null)
+                : yield* ended("failed", null, kept.message)
+            }
             case "handoff":
               return yield* ended("failed", null, "The handoff tool must be called `handoff`")
           }
@@ -444,7 +473,7 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
               action.calls,
               (call) =>
                 Effect.flatMap(
-                  runTool(input.prepared, call, input.keyOf(call)),
+                  runTool(input.prepared, call, input.keyOf(call), input.conversation),
                   (step) => Effect.zipRight(input.record(step), Effect.sync(() => steps.push(step)))
                 ),
               { concurrency: "unbounded", discard: true }

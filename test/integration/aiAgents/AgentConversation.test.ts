@@ -424,6 +424,72 @@ layer(Node, { excludeTestServices: true, timeout: 120_000 })("AgentConversation"
       expect(next.message.content).toBe("Back.")
     }))
 
+  it.effect("remember keeps an end user's fact; later turns of that user see it in the system prompt", () =>
+    Effect.gen(function*() {
+      const { fake } = yield* Harness
+      const turns = yield* AgentTurns
+      const sql = yield* SqlClient.SqlClient
+      const { agentId, principal, slug, workspaceId } = yield* setup()
+      yield* sql`INSERT INTO ai_agent_tools (id, workspace_id, agent_id, name, description, config, created_at,
+          updated_at)
+        VALUES (${uuidv7()}, ${workspaceId}, ${agentId}, 'remember', null,
+          ${JSON.stringify({ kind: "builtin", builtin: "remember" })}::jsonb, now(), now())`
+      const remembering = (content: string) => (request: any) =>
+        request.body.messages.some((message: any) => message.role === "tool")
+          ? answer({ text: "Noted." })
+          : answer({
+            toolCalls: [{ id: "call_m", name: "remember", input: { key: "contact.channel", content } }]
+          })
+      fake.respond(remembering("Prefers email over phone"))
+      const kept = yield* turns.playground(
+        principal,
+        slug,
+        { message: "Email me, please", endUserId: "ada" as never },
+        "m-1"
+      )
+      expect(kept.toolCalls.map((call) => [call.name, call.status, call.result])).toEqual([
+        ["remember", "succeeded", { kept: true, key: "contact.channel", replaced: false }]
+      ])
+      const facts = yield* sql<{ scope: string; endUserId: string; key: string; content: string; source: string }>`
+        SELECT scope, end_user_id, key, content, source FROM ai_agent_memory WHERE agent_id = ${agentId}`
+      expect(facts).toEqual([{
+        scope: "end-user",
+        endUserId: "ada",
+        key: "contact.channel",
+        content: "Prefers email over phone",
+        source: "conversation"
+      }])
+
+      // A later conversation of the same end user: the fact is in the system prompt; another user's is not.
+      fake.requests.length = 0
+      fake.respond(() => answer({ text: "Sure." }))
+      yield* turns.playground(
+        principal,
+        slug,
+        { message: "How will you contact me?", endUserId: "ada" as never },
+        "m-2"
+      )
+      expect(fake.requests[0]!.body.messages[0].content).toContain("contact.channel: Prefers email over phone")
+      yield* turns.playground(
+        principal,
+        slug,
+        { message: "How will you contact me?", endUserId: "bob" as never },
+        "m-3"
+      )
+      expect(fake.requests[1]!.body.messages[0].content).not.toContain("Prefers email")
+
+      // Without a known end user, an end-user fact is not kept: the model reads why, the turn goes on.
+      fake.respond(remembering("Likes tea"))
+      const anonymous = yield* turns.playground(principal, slug, { message: "I like tea" }, "m-4")
+      expect(anonymous.toolCalls[0]).toMatchObject({ name: "remember", status: "failed" })
+      expect(anonymous.toolCalls[0]!.error).toContain("no known end user")
+      expect(anonymous.message.content).toBe("Noted.")
+      const count = yield* sql<
+        { n: number }
+      >`SELECT count(*)::int AS n FROM ai_agent_memory WHERE agent_id = ${agentId}`
+      expect(count[0]!.n).toBe(1)
+    }))
+
   it.effect("hostile input: NUL and lone surrogates are refused before anything is stored; transcripts run stateless", () =>
     Effect.gen(function*() {
       const { fake } = yield* Harness
