@@ -44,7 +44,14 @@ export class AiAgentsApi extends HttpApiGroup.make("aiAgents")
       .addSuccess(AiAgent.json, { status: 201 })
       .addError(AiAgentSlugTaken)
       .addError(AiAgentDraftNotFound)
+      .addError(ValidationFailed)
       .annotate(OpenApi.Summary, "Create an AI agent (optionally from a wizard draft)")
+      .annotate(
+        OpenApi.Description,
+        "With `fromDraft`, the wizard draft's description, instructions and model settings fill what the request " +
+          "leaves at its default, its tools and tasks become the agent's, and the draft is deleted, all at once. " +
+          "A part of the draft that cannot become the agent's (a shared tool deleted since) is a 400 naming it."
+      )
       .pipe(requires("ai-agent.write"))
   )
   .add(

@@ -5,8 +5,10 @@
  * with it, and its public token stops at once: the row that held its hash is
  * gone). Each write records an audit event in the same transaction. Task
  * derivation proposes tasks with the deterministic outline
- * (`TaskOutline.ts`); derivation through the workspace's LLM and creation
- * from a wizard draft (`fromDraft`) are not built yet and answer a typed 501.
+ * (`TaskOutline.ts`); derivation through the workspace's LLM is not built
+ * yet. A create `fromDraft` takes the draft's fields where the request left
+ * the defaults (`FromDraft.ts`), its tasks and tools (`AgentFromDraft`), and
+ * deletes it, all in one transaction.
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
@@ -18,9 +20,9 @@ import {
   AiAgentSlugTaken
 } from "../../domain/aiAgents/AiAgent.js"
 import type { DerivedTasks, DeriveTasksRequest } from "../../domain/aiAgents/DerivedTasks.js"
+import { fieldsFromDraft } from "../../domain/aiAgents/FromDraft.js"
 import type { AiAgentId } from "../../domain/aiAgents/Ids.js"
 import { outlineTasks } from "../../domain/aiAgents/TaskOutline.js"
-import { NotImplemented } from "../../domain/HttpErrors.js"
 import type { Origin } from "../../domain/identity/Origin.js"
 import type { Principal } from "../../domain/identity/Principal.js"
 import { pageOf } from "../../domain/Pagination.js"
@@ -30,6 +32,8 @@ import { AiAgentRepo } from "../../persistence/aiAgents/AiAgentRepo.js"
 import { transaction } from "../../persistence/Transaction.js"
 import { AgentAudit } from "./AgentAudit.js"
 import { AgentDraftLock, agentNotFound } from "./AgentDraftLock.js"
+import { AgentFromDraft } from "./AgentFromDraft.js"
+import { AiAgentDrafts } from "./AiAgentDrafts.js"
 
 export class AiAgents extends Effect.Service<AiAgents>()("parley/services/aiAgents/AiAgents", {
   effect: Effect.gen(function*() {
@@ -39,6 +43,8 @@ export class AiAgents extends Effect.Service<AiAgents>()("parley/services/aiAgen
     const drafts = yield* AgentDraftLock
     const collections = yield* AgentDraftCollectionsRepo
     const audit = yield* AgentAudit
+    const wizard = yield* AiAgentDrafts
+    const fromDraft = yield* AgentFromDraft
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const list = Effect.fn("AiAgents.list")(function*(principal: Principal, params: typeof AiAgentListParams.Type) {
@@ -60,23 +66,19 @@ export class AiAgents extends Effect.Service<AiAgents>()("parley/services/aiAgen
       input: typeof AiAgentCreate.Type,
       origin: Origin
     ) {
-      if (input.fromDraft !== undefined) {
-        return yield* new NotImplemented({
-          route: "POST /v1/ai-agents (fromDraft)",
-          message: "Creating an agent from a wizard draft is not implemented yet; create it without fromDraft"
-        })
-      }
+      const draft = input.fromDraft === undefined ? undefined : yield* wizard.get(principal, input.fromDraft)
+      const fields = draft === undefined ? input : fieldsFromDraft(input, draft)
       const id = uuidv7() as AiAgentId
       const inserted = yield* repo.insert({
         id,
         workspaceId: principal.workspaceId,
-        slug: input.slug,
-        name: input.name,
-        description: input.description,
-        instructions: input.instructions,
-        modelSettings: input.modelSettings,
-        conversation: input.conversation,
-        embed: input.embed,
+        slug: fields.slug,
+        name: fields.name,
+        description: fields.description,
+        instructions: fields.instructions,
+        modelSettings: fields.modelSettings,
+        conversation: fields.conversation,
+        embed: fields.embed,
         at: yield* now
       })
       if (!inserted) {
@@ -86,6 +88,7 @@ export class AiAgents extends Effect.Service<AiAgents>()("parley/services/aiAgen
         })
       }
       yield* audit.record(principal, origin, id, "ai-agent.created")
+      if (draft !== undefined) yield* fromDraft.apply(principal, input.slug, draft, origin)
       // Just inserted in this transaction: it is there.
       return yield* Effect.orDie(drafts.find(principal, input.slug))
     }, transactional)

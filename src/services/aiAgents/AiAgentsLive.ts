@@ -8,6 +8,7 @@ import { Layer } from "effect"
 import { AiAgentRepo } from "../../persistence/aiAgents/AiAgentRepo.js"
 import { AgentAudit } from "./AgentAudit.js"
 import { AgentConversations } from "./AgentConversations.js"
+import { AgentFromDraft } from "./AgentFromDraft.js"
 import { AgentMemory } from "./AgentMemory.js"
 import { AgentReleases } from "./AgentReleases.js"
 import { AgentSnapshots } from "./AgentSnapshots.js"
@@ -19,18 +20,21 @@ import { AiAgentToolTests } from "./AiAgentToolTests.js"
 import { PublicAgentGate } from "./PublicAgentGate.js"
 import { PublicAgents } from "./PublicAgents.js"
 
+/** The draft's collections and the wizard's drafts, which an agent made `fromDraft` is built from. */
+const Collections = Layer.mergeAll(AiAgentDrafts.Default, AiAgentTasks.Default, AiAgentTools.Default)
+
+const Agents = AiAgents.Default.pipe(Layer.provide(AgentFromDraft.Default), Layer.provide(Collections))
+
 export const AiAgentsLive = Layer.mergeAll(
   AiAgentRepo.Default,
-  AiAgents.Default,
+  Agents,
+  Collections,
   AgentSnapshots.Default,
   AgentAudit.Default,
-  AiAgentDrafts.Default,
   AgentMemory.Default,
   AgentReleases.Default,
   PublicAgents.Default,
   PublicAgentGate.Default,
-  AiAgentTasks.Default,
-  AiAgentTools.Default,
   AiAgentToolTests.Default,
   AgentConversations.Default
 )

@@ -107,6 +107,81 @@ layer(testServer(), { excludeTestServices: true })("AI agents", (it) => {
       expect((yield* theirs.aiAgents.delete({ path: { slug } }).pipe(Effect.flip))._tag).toBe("AiAgentNotFound")
     }))
 
+  it.effect("are created from a wizard draft: its fields fill the defaults, its tasks and tools come along, it is gone", () =>
+    Effect.gen(function*() {
+      const owner = yield* signUp()
+      const client = yield* clientOf(owner)
+      const toolFields = (name: string) =>
+        ({
+          name,
+          description: "Looks an order up",
+          inputSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] },
+          method: "GET",
+          url: "https://api.example.com/orders",
+          headers: {},
+          query: {},
+          body: null,
+          timeoutSeconds: 10,
+          maxResponseBytes: 65_536,
+          allowedDomains: []
+        }) as never
+      const shared = yield* client.workspaceTools.create({ payload: toolFields(`lookup_${count}`) })
+      const task = (title: string) => ({ title, goal: `Do ${title}`, successCriteria: [`${title} done`] })
+      const fields = (more: Record<string, unknown>) =>
+        ({
+          step: "review",
+          name: "Orders",
+          description: "Helps with orders",
+          proposedSlug: null,
+          instructions: "Be brief.",
+          tasks: [task("Find the order"), task("find the ORDER"), task("Explain the delay")],
+          tools: [
+            { kind: "builtin", name: "remember" },
+            { kind: "workspace", workspaceToolId: shared.id },
+            { kind: "builtin", name: "remember" }
+          ],
+          modelSettings: null,
+          answers: {},
+          ...more
+        }) as never
+      const draft = yield* client.aiAgentDrafts.create({ payload: fields({}) })
+      const slug = slugOf("from-draft")
+      const created = yield* client.aiAgents.create({
+        payload: agent({ slug, name: "Orders", description: "Given here", fromDraft: draft.id })
+      })
+      // The request's own fields win; the draft fills the defaults.
+      expect(created).toMatchObject({ description: "Given here", instructions: "Be brief." })
+      const tasks = yield* client.aiAgentTasks.list({ path: { slug }, urlParams: {} })
+      expect(tasks.items.map((t) => [t.position, t.title])).toEqual([[0, "Find the order"], [1, "Explain the delay"]])
+      const tools = yield* client.aiAgentTools.list({ path: { slug }, urlParams: {} })
+      expect(tools.items.map((t) => [t.name, t.config.kind]).sort()).toEqual(
+        [[shared.name, "workspace"], ["remember", "builtin"]].sort()
+      )
+      const gone = yield* client.aiAgentDrafts.get({ path: { id: draft.id } }).pipe(Effect.flip)
+      expect(gone._tag).toBe("AiAgentDraftNotFound")
+      // The draft is spent: a second create from it is a 404 and makes no agent.
+      const again = yield* client.aiAgents.create({
+        payload: agent({ slug: slugOf("again"), name: "Again", fromDraft: draft.id })
+      }).pipe(Effect.flip)
+      expect(again._tag).toBe("AiAgentDraftNotFound")
+
+      // A draft naming a shared tool deleted since: a 400 naming it; no agent, the draft kept.
+      const other = yield* client.workspaceTools.create({ payload: toolFields(`gone_${count}`) })
+      const stale = yield* client.aiAgentDrafts.create({
+        payload: fields({ tools: [{ kind: "workspace", workspaceToolId: other.id }] })
+      })
+      yield* client.workspaceTools.delete({ path: { tool_id: other.id }, urlParams: { force: false } })
+      const staleSlug = slugOf("stale")
+      const refused = yield* client.aiAgents.create({
+        payload: agent({ slug: staleSlug, name: "Stale", fromDraft: stale.id })
+      }).pipe(Effect.flip)
+      expect(refused).toMatchObject({ _tag: "ValidationFailed", fields: ["fromDraft.tools[0]"] })
+      expect((yield* client.aiAgents.get({ path: { slug: staleSlug } }).pipe(Effect.flip))._tag).toBe(
+        "AiAgentNotFound"
+      )
+      expect((yield* client.aiAgentDrafts.get({ path: { id: stale.id } })).id).toBe(stale.id)
+    }))
+
   it.effect("the draft snapshot keeps a tool's snake_case input properties as written", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
