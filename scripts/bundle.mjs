@@ -61,4 +61,3 @@ export const ensureBundle = async () => {
   Fs.copyFileSync(Path.join(root, "src", "embed", "widget.js"), Path.join(outDir, "widget.js"))
   console.error(`start: built .build/main.js in ${((performance.now() - started) / 1000).toFixed(1)} s`)
 }
-
