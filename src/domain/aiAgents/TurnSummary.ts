@@ -8,7 +8,7 @@ import type { LoopStep, ModelStep, ToolStep } from "./loop/LoopStep.js"
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
 
 /** A name as the model sent it, made a valid tool name for the API (a model may invent any name). */
-const shownName = (name: string): string => {
+export const shownName = (name: string): string => {
   if (TOOL_NAME.test(name)) return name
   const cleaned = name.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64)
   return cleaned === "" ? "unknown" : cleaned

@@ -1,16 +1,19 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { NotImplemented, UpstreamFailed } from "../../domain/HttpErrors.js"
+import { UpstreamFailed } from "../../domain/HttpErrors.js"
 import { CurrentOrigin } from "../../domain/identity/Origin.js"
 import { CurrentPrincipal } from "../../domain/identity/Principal.js"
 import { AgentTurns } from "../../services/aiAgents/AgentTurns.js"
+import { AgentTurnStreams } from "../../services/aiAgents/AgentTurnStreams.js"
 import { AiAgents } from "../../services/aiAgents/AiAgents.js"
 import { Api } from "../Api.js"
+import { eventStream } from "../EventStreamResponse.js"
 
 export const AiAgentsHttpLive = HttpApiBuilder.group(Api, "aiAgents", (handlers) =>
   Effect.gen(function*() {
     const agents = yield* AiAgents
     const turns = yield* AgentTurns
+    const streams = yield* AgentTurnStreams
 
     return handlers
       .handle("list", ({ urlParams }) =>
@@ -42,22 +45,22 @@ export const AiAgentsHttpLive = HttpApiBuilder.group(Api, "aiAgents", (handlers)
         Effect.flatMap(CurrentPrincipal, (principal) =>
           agents.deriveTasks(principal, path.slug, payload)))
       .handle("playground", ({ headers, path, payload, urlParams }) =>
-        urlParams.stream
-          ? Effect.fail(
-            new NotImplemented({
-              route: "POST /v1/ai-agents/{slug}/playground?stream=true",
-              message: "Streaming playground runs are not implemented yet; omit stream for the JSON answer"
-            })
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const key = headers["idempotency-key"]
+          if (!urlParams.stream) {
+            return yield* turns.playground(principal, path.slug, payload, key)
+          }
+          return eventStream(
+            "messages" in payload
+              ? yield* streams.transcript(principal, path.slug, payload, key)
+              : yield* streams.playground(principal, path.slug, payload, key)
           )
-          : Effect.flatMap(
-            CurrentPrincipal,
-            (principal) =>
-              turns.playground(principal, path.slug, payload, headers["idempotency-key"]).pipe(
-                Effect.catchTag(
-                  "AgentTurnUpstreamFailed",
-                  (failure) =>
-                    Effect.fail(new UpstreamFailed({ provider: failure.provider, message: failure.message }))
-                )
-              )
-          ))
+        }).pipe(
+          Effect.catchTag(
+            "AgentTurnUpstreamFailed",
+            (failure) =>
+              Effect.fail(new UpstreamFailed({ provider: failure.provider, message: failure.message }))
+          )
+        ))
   }))

@@ -1,16 +1,18 @@
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
-import { NotImplemented } from "../../domain/HttpErrors.js"
 import { CurrentOrigin } from "../../domain/identity/Origin.js"
 import { AgentTurns } from "../../services/aiAgents/AgentTurns.js"
+import { AgentTurnStreams } from "../../services/aiAgents/AgentTurnStreams.js"
 import { PublicAgentGate } from "../../services/aiAgents/PublicAgentGate.js"
 import { Api } from "../Api.js"
+import { eventStream } from "../EventStreamResponse.js"
 
 /** Public turns of a live agent: the gate (token, origin, rate limits), then the conversation's entity. */
 export const PublicAiAgentsHttpLive = HttpApiBuilder.group(Api, "publicAiAgents", (handlers) =>
   Effect.gen(function*() {
     const gate = yield* PublicAgentGate
     const turns = yield* AgentTurns
+    const streams = yield* AgentTurnStreams
 
     return handlers.handle("turn", ({ headers, path, payload, urlParams }) =>
       Effect.gen(function*() {
@@ -22,16 +24,9 @@ export const PublicAiAgentsHttpLive = HttpApiBuilder.group(Api, "publicAiAgents"
           endUserId: payload.endUserId,
           ipAddress
         })
-        if (urlParams.stream) {
-          return yield* new NotImplemented({
-            route: "POST /v1/public/ai-agents/{public_token}/turn?stream=true",
-            message: "Streaming public turns are not implemented yet; omit stream for the JSON answer"
-          })
-        }
-        return yield* turns.publicTurn(
-          { workspaceId: live.agent.workspaceId, agentId: live.agent.id, version: live.version },
-          payload,
-          headers["idempotency-key"]
-        )
+        const agent = { workspaceId: live.agent.workspaceId, agentId: live.agent.id, version: live.version }
+        return urlParams.stream
+          ? eventStream(yield* streams.publicTurn(agent, payload, headers["idempotency-key"]))
+          : yield* turns.publicTurn(agent, payload, headers["idempotency-key"])
       }))
   }))

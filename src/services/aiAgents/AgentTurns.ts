@@ -106,6 +106,12 @@ export const playgroundBodyHash = (body: {
   readonly endUserId: string | null
 }) => bodyHashOf(body)
 
+/** A conversation turn ready to send to its entity, and how its outcome is answered. */
+export interface PreparedTurn<A> {
+  readonly payload: AgentTurnPayload
+  readonly answer: (outcome: AgentTurnOutcome) => A
+}
+
 /** The answers of a turn the entity ran, as the routes give them. */
 type SentErrors =
   | AiAgentConversationNotFound
@@ -177,6 +183,7 @@ export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/ai
     const agentOps = yield* AgentOps
 
     const send = (payload: AgentTurnPayload) => typed(client(payload.conversationId).Turn(payload))
+    const run = <A>(prepared: PreparedTurn<A>) => Effect.map(send(prepared.payload), prepared.answer)
 
     const agentOf = (workspaceId: WorkspaceId, slug: string) =>
       Effect.flatMap(agents.findBySlug(workspaceId, slug), (found) =>
@@ -250,17 +257,16 @@ export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/ai
     })
 
     /**
-     * One playground turn: a transcript run, or one message of a stored
-     * playground conversation (started when the request names none).
+     * A playground conversation turn made ready to send: the request checked,
+     * the conversation found (or started, when the request names none).
      */
-    const playground = Effect.fn("AgentTurns.playground")(function*(
+    const preparePlayground = Effect.fn("AgentTurns.preparePlayground")(function*(
       principal: Principal,
       slug: string,
-      request: typeof PlaygroundRequest.Type,
+      request: Exclude<typeof PlaygroundRequest.Type, { readonly messages: unknown }>,
       idempotencyKey?: string
     ) {
       yield* refuseUnstorable(request as unknown as Record<string, unknown>)
-      if ("messages" in request) return yield* transcript(principal, slug, request)
       const agent = yield* agentOf(principal.workspaceId, slug)
       let conversationId: AiAgentConversationId
       if (request.conversationId !== undefined) {
@@ -291,29 +297,48 @@ export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/ai
         variables: request.variables ?? {},
         endUserId: request.endUserId ?? null
       }
-      const outcome = yield* send({
-        workspaceId: principal.workspaceId,
-        agentId: agent.id,
-        conversationId,
-        source: { kind: "draft" },
-        message: request.message,
-        variables: request.variables ?? {},
-        endUserId: request.endUserId ?? null,
-        metadata: {},
-        idempotencyKey: idempotencyKey ?? uuidv7(),
-        bodyHash: playgroundBodyHash(body),
-        traceId: yield* currentTraceId
-      })
-      return playgroundResultOf(outcome)
+      return {
+        payload: {
+          workspaceId: principal.workspaceId,
+          agentId: agent.id,
+          conversationId,
+          source: { kind: "draft" },
+          message: request.message,
+          variables: request.variables ?? {},
+          endUserId: request.endUserId ?? null,
+          metadata: {},
+          idempotencyKey: idempotencyKey ?? uuidv7(),
+          bodyHash: playgroundBodyHash(body),
+          traceId: yield* currentTraceId
+        },
+        answer: playgroundResultOf
+      } satisfies PreparedTurn<PlaygroundResult>
     })
 
     /**
-     * One public turn of a live agent (the caller has resolved its public
+     * One playground turn: a transcript run, or one message of a stored
+     * playground conversation (started when the request names none).
+     */
+    const playground = Effect.fn("AgentTurns.playground")(function*(
+      principal: Principal,
+      slug: string,
+      request: typeof PlaygroundRequest.Type,
+      idempotencyKey?: string
+    ) {
+      if ("messages" in request) {
+        yield* refuseUnstorable(request as unknown as Record<string, unknown>)
+        return yield* transcript(principal, slug, request)
+      }
+      return yield* run(yield* preparePlayground(principal, slug, request, idempotencyKey))
+    })
+
+    /**
+     * A public turn of a live agent made ready to send (the caller has resolved its public
      * token to the agent and its live version): a new `web` conversation when
      * the request names none, else one of this agent started with the same
      * end user.
      */
-    const publicTurn = Effect.fn("AgentTurns.publicTurn")(function*(
+    const preparePublic = Effect.fn("AgentTurns.preparePublic")(function*(
       agent: {
         readonly workspaceId: WorkspaceId
         readonly agentId: AiAgentConversationId | string
@@ -364,7 +389,7 @@ export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/ai
         endUserId,
         metadata: request.metadata ?? {}
       }
-      const outcome = yield* send({
+      const payload: AgentTurnPayload = {
         workspaceId: agent.workspaceId,
         agentId,
         conversationId,
@@ -376,19 +401,28 @@ export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/ai
         idempotencyKey: idempotencyKey ?? uuidv7(),
         bodyHash: bodyHashOf(body),
         traceId: yield* currentTraceId
-      })
-      return PublicTurnResult.make({
-        conversationId: outcome.conversationId,
-        message: outcome.message,
-        outcome: outcome.handoff === null ? "answered" : "handed-off",
-        handoff: outcome.handoff !== null,
-        guardrails: [],
-        version: outcome.version ?? AiAgentVersionNumber.make(agent.version),
-        traceId: outcome.traceId
-      })
+      }
+      const answer = (outcome: AgentTurnOutcome) =>
+        PublicTurnResult.make({
+          conversationId: outcome.conversationId,
+          message: outcome.message,
+          outcome: outcome.handoff === null ? "answered" : "handed-off",
+          handoff: outcome.handoff !== null,
+          guardrails: [],
+          version: outcome.version ?? AiAgentVersionNumber.make(agent.version),
+          traceId: outcome.traceId
+        })
+      return { payload, answer } satisfies PreparedTurn<PublicTurnResult>
     })
 
-    return { playground, publicTurn } as const
+    /** One public turn of a live agent (see `preparePublic`). */
+    const publicTurn = (
+      agent: Parameters<typeof preparePublic>[0],
+      request: typeof PublicTurnRequest.Type,
+      idempotencyKey?: string
+    ) => Effect.flatMap(preparePublic(agent, request, idempotencyKey), run)
+
+    return { playground, publicTurn, preparePlayground, preparePublic, send } as const
   }),
   dependencies: [AgentConversationRepo.Default]
 }) {}

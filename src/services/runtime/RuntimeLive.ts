@@ -12,6 +12,7 @@ import { AgentConversationRepo } from "../../persistence/aiAgents/AgentConversat
 import { RuntimeSessionRepo } from "../../persistence/runtime/RuntimeSessionRepo.js"
 import { AgentRuntime } from "../aiAgents/AgentRuntime.js"
 import { AgentTurns } from "../aiAgents/AgentTurns.js"
+import { AgentTurnStreams } from "../aiAgents/AgentTurnStreams.js"
 import { DeploymentPrograms } from "./DeploymentPrograms.js"
 import { DraftPrograms } from "./DraftPrograms.js"
 import { PublicSessions } from "./PublicSessions.js"
@@ -22,7 +23,7 @@ export const RuntimeLive = Layer.mergeAll(
   RuntimeSessions.Default,
   PublicSessions.Default,
   RuntimeSessionLive,
-  AgentTurns.Default,
+  AgentTurnStreams.Default.pipe(Layer.provideMerge(AgentTurns.Default)),
   AgentConversationLive
 ).pipe(
   Layer.provide([DraftPrograms.Default, DeploymentPrograms.Default, RuntimeSessionRepo.Default, TurnSender.Default]),

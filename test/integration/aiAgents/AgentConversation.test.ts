@@ -7,14 +7,14 @@
  */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Context, Effect, Either, Fiber, Layer, Schema } from "effect"
+import { Chunk, Context, Effect, Either, Fiber, Layer, Schema, Stream } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { v7 as uuidv7 } from "uuid"
 import { AgentTurnRequest } from "../../../src/domain/aiAgents/AgentTurnRequest.js"
 import type { AiAgentId } from "../../../src/domain/aiAgents/Ids.js"
 import { toolIdempotencyKey } from "../../../src/domain/aiAgents/loop/ToolIdempotencyKey.js"
-import type { PlaygroundRequest } from "../../../src/domain/aiAgents/Playground.js"
+import { type PlaygroundRequest, PlaygroundResult } from "../../../src/domain/aiAgents/Playground.js"
 import type { Principal } from "../../../src/domain/identity/Principal.js"
 import { MetricsExposition } from "../../../src/observability/MetricsExposition.js"
 import { TracingLive } from "../../../src/observability/Tracing.js"
@@ -24,6 +24,7 @@ import * as DevMailer from "../../../src/providers/DevMailer.js"
 import { Admission } from "../../../src/services/Admission.js"
 import { AgentSnapshots } from "../../../src/services/aiAgents/AgentSnapshots.js"
 import { AgentTurns, playgroundBodyHash } from "../../../src/services/aiAgents/AgentTurns.js"
+import { AgentTurnStreams } from "../../../src/services/aiAgents/AgentTurnStreams.js"
 import { AiAgentsLive } from "../../../src/services/aiAgents/AiAgentsLive.js"
 import { AssistantsLive } from "../../../src/services/assistants/AssistantsLive.js"
 import { DeploymentsLive } from "../../../src/services/deployments/DeploymentsLive.js"
@@ -488,6 +489,50 @@ layer(Node, { excludeTestServices: true, timeout: 120_000 })("AgentConversation"
         { n: number }
       >`SELECT count(*)::int AS n FROM ai_agent_memory WHERE agent_id = ${agentId}`
       expect(count[0]!.n).toBe(1)
+    }))
+
+  it.effect("streamed: the stored steps as tool events in order, then the reply and the JSON form's result", () =>
+    Effect.gen(function*() {
+      const { fake } = yield* Harness
+      const streams = yield* AgentTurnStreams
+      const turns = yield* AgentTurns
+      const { principal, slug } = yield* setup()
+      fake.respond((request) =>
+        request.body.messages.some((message: any) => message.role === "tool")
+          ? answer({ text: "Both shipped." })
+          : twoCalls
+      )
+      const stream = yield* streams.playground(principal, slug, { message: "Where are my orders?" }, "stream-1")
+      const text = (yield* Stream.runCollect(stream)).pipe(Chunk.toArray).join("")
+      const events = text.split("\n\n").filter((frame) => frame.startsWith("event:")).map((frame) => {
+        const [event, data] = frame.split("\n")
+        const parsed = JSON.parse(data!.slice("data: ".length))
+        expect(event).toBe(`event: ${parsed.type}`)
+        return parsed
+      })
+      expect(events.map((event) => event.type)).toEqual([
+        "tool.call",
+        "tool.call",
+        "tool.result",
+        "tool.result",
+        "message.delta",
+        "message.done"
+      ])
+      expect(events[0]).toMatchObject({ id: "call_a", name: "lookup", arguments: { orderId: "A-1" } })
+      expect(events[0].toolId).not.toBeNull()
+      expect(events.slice(2, 4).map((event) => [event.id, event.status])).toEqual([
+        ["call_a", "succeeded"],
+        ["call_b", "succeeded"]
+      ])
+      expect(events[4]).toEqual({ type: "message.delta", delta: "Both shipped." })
+      // The JSON form of the same key answers the same stored turn.
+      const json = yield* turns.playground(principal, slug, { message: "Where are my orders?" }, "stream-1")
+      expect(events[5].result).toEqual(JSON.parse(JSON.stringify(Schema.encodeSync(PlaygroundResult)(json))))
+      // A repeat of the key streams the stored turn again, from its stored steps.
+      const again = (yield* Stream.runCollect(
+        yield* streams.playground(principal, slug, { message: "Where are my orders?" }, "stream-1")
+      )).pipe(Chunk.toArray).join("")
+      expect(again).toBe(text)
     }))
 
   it.effect("hostile input: NUL and lone surrogates are refused before anything is stored; transcripts run stateless", () =>

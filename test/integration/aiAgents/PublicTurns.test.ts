@@ -37,10 +37,14 @@ const turn = (
     )
   )
 
+/** The token of the latest `published` agent's owner. */
+const ownerToken: { current: string | undefined } = { current: undefined }
+
 /** A published agent of a new workspace: its owner's client, slug and public token. */
 const published = (fields: Record<string, unknown> = {}) =>
   Effect.gen(function*() {
     const owner = yield* signUp()
+    ownerToken.current = owner.token
     const client = yield* clientOf(owner)
     const slug = slugOf("public")
     yield* client.aiAgents.create({ payload: agent({ slug, name: "Shop help", instructions: "Help.", ...fields }) })
@@ -114,6 +118,42 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("public AI 
       })
       const notPublic = yield* turn(token, { conversationId: playground.conversationId, message: "hi" })
       expect(notPublic.status).toBe(404)
+    }))
+
+  it.effect("?stream=true answers text/event-stream: the reply, then message.done with the JSON form's result", () =>
+    Effect.gen(function*() {
+      const { slug, token } = yield* published()
+      const frames = (text: string) =>
+        text.split("\n\n").filter((frame) => frame.startsWith("event:")).map((frame) =>
+          JSON.parse(frame.split("\n")[1]!.slice("data: ".length))
+        )
+      const streamed = yield* exchange(
+        postRaw(`/v1/public/ai-agents/${token}/turn?stream=true`, JSON.stringify({ message: "hello" })).pipe(
+          HttpClientRequest.setHeader("idempotency-key", "s-1")
+        )
+      )
+      expect(streamed.status).toBe(200)
+      expect(streamed.headers["content-type"]).toContain("text/event-stream")
+      const events = frames(streamed.text)
+      expect(events.map((event) => event.type)).toEqual(["message.delta", "message.done"])
+      const json = yield* turn(token, { message: "hello" }, { key: "s-1" })
+      expect(events[1].result).toEqual(json.json)
+      expect(events[0].delta).toBe(json.json.message.content)
+
+      // The playground streams as well (its failures before the turn are ordinary HTTP errors).
+      const owner = yield* exchange(
+        postRaw(`/v1/ai-agents/${slug}/playground?stream=true`, JSON.stringify({ message: "hi" })).pipe(
+          HttpClientRequest.bearerToken(ownerToken.current!)
+        )
+      )
+      expect(owner.status).toBe(200)
+      expect(frames(owner.text).at(-1).type).toBe("message.done")
+      const missing = yield* exchange(
+        postRaw(`/v1/ai-agents/no-such-agent/playground?stream=true`, JSON.stringify({ message: "hi" })).pipe(
+          HttpClientRequest.bearerToken(ownerToken.current!)
+        )
+      )
+      expect(missing.status).toBe(404)
     }))
 
   it.effect("unknown and rotated tokens are 404; bad bodies and unstorable text are 400 and store nothing", () =>

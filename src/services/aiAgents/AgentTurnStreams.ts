@@ -1,0 +1,188 @@
+/**
+ * The `?stream=true` form of conversation turns (playground and public):
+ * `text/event-stream` instead of JSON. The turn is sent to its entity
+ * exactly as the JSON form sends it (so it runs once however often it is
+ * asked, and goes on if the client leaves); meanwhile the turn's steps are
+ * read back as they are stored (every 200 ms, from the database, so any node
+ * can serve the stream of a turn another node runs) and sent as `tool.call`
+ * and `tool.result` events (playground only). When the turn ends, its reply
+ * is one `message.delta` and then `message.done` with what the JSON form
+ * answers; a failure after the stream began is an `error` event. A comment
+ * line every 15 s keeps proxies from closing an idle stream. A repeat of the
+ * same key streams the stored turn again, from its stored steps.
+ *
+ * Failures before the turn is sent (a bad request, an unknown agent or
+ * conversation) are ordinary HTTP errors.
+ */
+import { Cause, Effect, Either, Fiber, Option, Queue, Schema, Stream } from "effect"
+import type { AgentTurnOutcome } from "../../domain/aiAgents/AgentTurnOutcome.js"
+import type { AiAgentToolId } from "../../domain/aiAgents/Ids.js"
+import { LoopStep } from "../../domain/aiAgents/loop/LoopStep.js"
+import { PlaygroundResult } from "../../domain/aiAgents/Playground.js"
+import { PublicTurnResult } from "../../domain/aiAgents/PublicTurn.js"
+import { SSE_HEARTBEAT, sseFrame, stepEvents } from "../../domain/aiAgents/TurnStreamEvents.js"
+import { AgentConversationRepo } from "../../persistence/aiAgents/AgentConversationRepo.js"
+import { AgentTurns, type PreparedTurn } from "./AgentTurns.js"
+
+const POLL = "200 millis"
+const HEARTBEAT = "15 seconds"
+
+const decodeStep = Schema.decodeUnknownEither(LoopStep)
+const encodePlayground = Schema.encodeSync(PlaygroundResult)
+const encodePublic = Schema.encodeSync(PublicTurnResult)
+
+/** The agent tools of a stored turn request's snapshot, by name (built-ins have none). */
+const toolIdsOf = (request: unknown): ReadonlyMap<string, AiAgentToolId> => {
+  const tools = (request as { snapshot?: { tools?: unknown } } | null)?.snapshot?.tools
+  if (!Array.isArray(tools)) return new Map()
+  return new Map(
+    tools.flatMap((tool: { id?: unknown; name?: unknown; config?: { kind?: unknown } }) =>
+      typeof tool.id === "string" && typeof tool.name === "string" && tool.config?.kind !== "builtin"
+        ? [[tool.name, tool.id as AiAgentToolId] as const]
+        : []
+    )
+  )
+}
+
+/** The `error` event's code for a failure the JSON form would answer. */
+const errorCode = (tag: string): "UpstreamFailed" | "Timeout" | "InternalError" =>
+  tag === "UpstreamFailed" ? "UpstreamFailed" : tag === "NotReady" ? "Timeout" : "InternalError"
+
+export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
+  "parley/services/aiAgents/AgentTurnStreams",
+  {
+    effect: Effect.gen(function*() {
+      const turns = yield* AgentTurns
+      const repo = yield* AgentConversationRepo
+
+      /** The frames of a prepared turn, ending after `message.done` or `error`. */
+      const frames = <A>(
+        prepared: PreparedTurn<A>,
+        showTools: boolean,
+        encode: (result: A) => unknown
+      ): Stream.Stream<string> =>
+        Stream.unwrapScoped(Effect.gen(function*() {
+          const { payload } = prepared
+          const queue = yield* Queue.unbounded<string | null>()
+          const sent = yield* Effect.forkScoped(Effect.either(turns.send(payload)))
+          const shown = new Set<number>()
+          let turn: { readonly number: number; readonly toolIds: ReadonlyMap<string, AiAgentToolId> } | undefined
+
+          /** Offer the events of the steps stored since the last look. */
+          const newSteps = Effect.gen(function*() {
+            if (!showTools) return
+            if (turn === undefined) {
+              const found = yield* repo.turnByKey(payload.conversationId, payload.idempotencyKey)
+              // Another body under this key is not this request's turn (the entity refuses it).
+              if (Option.isNone(found) || found.value.bodyHash !== payload.bodyHash) return
+              turn = { number: found.value.turn, toolIds: toolIdsOf(found.value.request) }
+            }
+            const { number, toolIds } = turn
+            for (const row of yield* repo.steps(payload.conversationId, number)) {
+              if (shown.has(row.step)) continue
+              shown.add(row.step)
+              const step = decodeStep(row.data)
+              if (Either.isLeft(step)) continue
+              for (const event of stepEvents(step.right, (name) => toolIds.get(name) ?? null)) {
+                yield* queue.offer(sseFrame(event.type, event))
+              }
+            }
+          })
+
+          const end = (result: Either.Either<AgentTurnOutcome, { readonly _tag: string; readonly message: string }>) =>
+            Either.match(result, {
+              onLeft: (failure) =>
+                queue.offer(sseFrame("error", {
+                  type: "error",
+                  code: errorCode(failure._tag),
+                  message: failure.message,
+                  traceId: payload.traceId
+                })),
+              onRight: (outcome) =>
+                Effect.gen(function*() {
+                  const answer = prepared.answer(outcome)
+                  if (outcome.message.content !== "") {
+                    yield* queue.offer(sseFrame("message.delta", {
+                      type: "message.delta",
+                      delta: outcome.message.content
+                    }))
+                  }
+                  yield* queue.offer(sseFrame("message.done", { type: "message.done", result: encode(answer) }))
+                })
+            })
+
+          yield* Effect.gen(function*() {
+            while (true) {
+              const done = yield* Fiber.poll(sent)
+              yield* newSteps
+              if (Option.isSome(done)) {
+                const exit = done.value
+                if (exit._tag === "Success") {
+                  yield* end(exit.value)
+                } else {
+                  yield* Effect.logError("A streamed agent turn failed unexpectedly", exit.cause)
+                  yield* end(Either.left({ _tag: "InternalError", message: "The turn failed unexpectedly" }))
+                }
+                return
+              }
+              yield* Effect.sleep(POLL)
+            }
+          }).pipe(
+            Effect.catchAllCause((cause) =>
+              Cause.isInterruptedOnly(cause) ? Effect.void : Effect.zipRight(
+                Effect.logError("A turn stream failed", cause),
+                end(Either.left({ _tag: "InternalError", message: "The stream failed unexpectedly" }))
+              )
+            ),
+            Effect.ensuring(queue.offer(null)),
+            Effect.forkScoped
+          )
+
+          const main = Stream.fromQueue(queue).pipe(Stream.takeWhile((frame): frame is string => frame !== null))
+          const heartbeat = Stream.tick(HEARTBEAT).pipe(Stream.drop(1), Stream.as(SSE_HEARTBEAT))
+          return Stream.merge(main, heartbeat, { haltStrategy: "left" })
+        }))
+
+      /** A playground conversation turn as a stream (the request checked and the conversation found first). */
+      const playground = (...args: Parameters<typeof turns.preparePlayground>) =>
+        Effect.map(turns.preparePlayground(...args), (prepared) => frames(prepared, true, encodePlayground))
+
+      /** A public turn as a stream: no tool events. */
+      const publicTurn = (...args: Parameters<typeof turns.preparePublic>) =>
+        Effect.map(turns.preparePublic(...args), (prepared) => frames(prepared, false, encodePublic))
+
+      /**
+       * A stateless transcript run as a stream: it runs first (its failures are
+       * HTTP errors), then its tool calls, reply and result are sent at once.
+       */
+      const transcript = (...args: Parameters<typeof turns.playground>) =>
+        Effect.map(turns.playground(...args), (result) =>
+          Stream.fromIterable([
+            ...result.toolCalls.flatMap((call) => [
+              sseFrame("tool.call", {
+                type: "tool.call",
+                id: call.id,
+                name: call.name,
+                toolId: call.toolId,
+                arguments: call.arguments
+              }),
+              sseFrame("tool.result", {
+                type: "tool.result",
+                id: call.id,
+                name: call.name,
+                status: call.status,
+                result: call.result,
+                error: call.error,
+                durationMs: call.durationMs
+              })
+            ]),
+            ...(result.message.content === ""
+              ? []
+              : [sseFrame("message.delta", { type: "message.delta", delta: result.message.content })]),
+            sseFrame("message.done", { type: "message.done", result: encodePlayground(result) })
+          ]))
+
+      return { playground, publicTurn, transcript } as const
+    })
+  }
+) {}
