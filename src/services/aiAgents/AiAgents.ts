@@ -4,10 +4,9 @@
  * write bumps) and delete (its collections, versions and conversations go
  * with it, and its public token stops at once: the row that held its hash is
  * gone). Each write records an audit event in the same transaction. Task
- * derivation proposes tasks with the deterministic outline
- * (`TaskOutline.ts`); derivation through the workspace's LLM is not built
- * yet. A create `fromDraft` takes the draft's fields where the request left
- * the defaults (`FromDraft.ts`), its tasks and tools (`AgentFromDraft`), and
+ * derivation asks the workspace's model, or outlines (`TaskDerivation`). A
+ * create `fromDraft` takes the draft's fields where the request left the
+ * defaults (`FromDraft.ts`), its tasks and tools (`AgentFromDraft`), and
  * deletes it, all in one transaction.
  */
 import { SqlClient } from "@effect/sql"
@@ -19,10 +18,9 @@ import {
   type AiAgentPatch,
   AiAgentSlugTaken
 } from "../../domain/aiAgents/AiAgent.js"
-import type { DerivedTasks, DeriveTasksRequest } from "../../domain/aiAgents/DerivedTasks.js"
+import type { DeriveTasksRequest } from "../../domain/aiAgents/DerivedTasks.js"
 import { fieldsFromDraft } from "../../domain/aiAgents/FromDraft.js"
 import type { AiAgentId } from "../../domain/aiAgents/Ids.js"
-import { outlineTasks } from "../../domain/aiAgents/TaskOutline.js"
 import type { Origin } from "../../domain/identity/Origin.js"
 import type { Principal } from "../../domain/identity/Principal.js"
 import { pageOf } from "../../domain/Pagination.js"
@@ -34,6 +32,7 @@ import { AgentAudit } from "./AgentAudit.js"
 import { AgentDraftLock, agentNotFound } from "./AgentDraftLock.js"
 import { AgentFromDraft } from "./AgentFromDraft.js"
 import { AiAgentDrafts } from "./AiAgentDrafts.js"
+import { TaskDerivation } from "./TaskDerivation.js"
 
 export class AiAgents extends Effect.Service<AiAgents>()("parley/services/aiAgents/AiAgents", {
   effect: Effect.gen(function*() {
@@ -45,6 +44,7 @@ export class AiAgents extends Effect.Service<AiAgents>()("parley/services/aiAgen
     const audit = yield* AgentAudit
     const wizard = yield* AiAgentDrafts
     const fromDraft = yield* AgentFromDraft
+    const derivation = yield* TaskDerivation
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const list = Effect.fn("AiAgents.list")(function*(principal: Principal, params: typeof AiAgentListParams.Type) {
@@ -129,17 +129,13 @@ export class AiAgents extends Effect.Service<AiAgents>()("parley/services/aiAgen
     ) {
       const agent = slug === undefined ? undefined : yield* drafts.find(principal, slug)
       const existing = agent === undefined ? [] : yield* collections.tasks(agent.id)
-      const derived: typeof DerivedTasks.Type = {
-        method: "outline",
-        model: null,
-        tasks: outlineTasks({
-          description: request.description,
-          context: request.context,
-          maxTasks: request.maxTasks,
-          existingTitles: existing.map((task) => task.title)
-        })
-      }
-      return derived
+      return yield* derivation.derive(principal.workspaceId, {
+        description: request.description,
+        context: request.context,
+        maxTasks: request.maxTasks,
+        instructions: agent?.instructions,
+        existingTitles: existing.map((task) => task.title)
+      })
     })
 
     return { list, get, create, update, delete: remove, deriveTasks, deriveForWizard } as const

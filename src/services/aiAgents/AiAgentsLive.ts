@@ -19,11 +19,15 @@ import { AiAgentTools } from "./AiAgentTools.js"
 import { AiAgentToolTests } from "./AiAgentToolTests.js"
 import { PublicAgentGate } from "./PublicAgentGate.js"
 import { PublicAgents } from "./PublicAgents.js"
+import { TaskDerivation } from "./TaskDerivation.js"
 
 /** The draft's collections and the wizard's drafts, which an agent made `fromDraft` is built from. */
 const Collections = Layer.mergeAll(AiAgentDrafts.Default, AiAgentTasks.Default, AiAgentTools.Default)
 
-const Agents = AiAgents.Default.pipe(Layer.provide(AgentFromDraft.Default), Layer.provide(Collections))
+const Agents = AiAgents.Default.pipe(
+  Layer.provide([AgentFromDraft.Default, TaskDerivation.Default]),
+  Layer.provide(Collections)
+)
 
 export const AiAgentsLive = Layer.mergeAll(
   AiAgentRepo.Default,

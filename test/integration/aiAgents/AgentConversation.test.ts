@@ -25,6 +25,7 @@ import { Admission } from "../../../src/services/Admission.js"
 import { AgentSnapshots } from "../../../src/services/aiAgents/AgentSnapshots.js"
 import { AgentTurns, playgroundBodyHash } from "../../../src/services/aiAgents/AgentTurns.js"
 import { AgentTurnStreams } from "../../../src/services/aiAgents/AgentTurnStreams.js"
+import { AiAgents } from "../../../src/services/aiAgents/AiAgents.js"
 import { AiAgentsLive } from "../../../src/services/aiAgents/AiAgentsLive.js"
 import { AssistantsLive } from "../../../src/services/assistants/AssistantsLive.js"
 import { DeploymentsLive } from "../../../src/services/deployments/DeploymentsLive.js"
@@ -533,6 +534,36 @@ layer(Node, { excludeTestServices: true, timeout: 120_000 })("AgentConversation"
         yield* streams.playground(principal, slug, { message: "Where are my orders?" }, "stream-1")
       )).pipe(Chunk.toArray).join("")
       expect(again).toBe(text)
+    }))
+
+  it.effect("derive-tasks asks the workspace's model for JSON tasks; a useless or failed answer falls back to the outline", () =>
+    Effect.gen(function*() {
+      const { fake } = yield* Harness
+      const agents = yield* AiAgents
+      const { principal, slug } = yield* setup()
+      const proposal = {
+        tasks: [
+          { title: "Find the order", goal: "Look the order up by its number.", successCriteria: ["Order found"] },
+          { title: "Explain the delay", goal: "Say why it is late.", successCriteria: ["Reason given"] }
+        ]
+      }
+      fake.requests.length = 0
+      fake.respond(() => answer({ text: "```json\n" + JSON.stringify(proposal) + "\n```" }))
+      const request = { description: "Help customers whose orders are late.", maxTasks: 5 }
+      const derived = yield* agents.deriveTasks(principal, slug, request)
+      expect(derived).toMatchObject({ method: "llm", model: { provider: "openai-compatible", model: "agent-model" } })
+      expect(derived.tasks.map((task) => task.title)).toEqual(["Find the order", "Explain the delay"])
+      // The agent's instructions went along as context.
+      expect(JSON.stringify(fake.requests[0]!.body.messages)).toContain("You help {{name}} with orders.")
+
+      fake.respond(() => answer({ text: "Sorry, I cannot do that." }))
+      const useless = yield* agents.deriveTasks(principal, slug, request)
+      expect(useless.method).toBe("outline")
+      expect(useless.model).toBeNull()
+      expect(useless.tasks.length).toBeGreaterThan(0)
+
+      fake.respond(() => status(400, { error: { message: "bad request", type: "invalid_request_error", code: null } }))
+      expect((yield* agents.deriveTasks(principal, slug, request)).method).toBe("outline")
     }))
 
   it.effect("hostile input: NUL and lone surrogates are refused before anything is stored; transcripts run stateless", () =>
