@@ -19,6 +19,18 @@ const readinessBecomes = (status: number) =>
     Effect.retry(Schedule.spaced("200 millis").pipe(Schedule.upTo("20 seconds")))
   )
 
+/**
+ * A series' value in Prometheus text (0 when absent), summed over its lines:
+ * Effect's registry keeps a histogram per `Metric.histogram` call (its
+ * boundaries compare by reference), so a process that evaluated the metrics
+ * module once per test file shows one per file.
+ */
+const sample = (text: string, series: string): number =>
+  text.split("\n").filter((line) => line.startsWith(`${series} `)).reduce(
+    (sum, line) => sum + Number(line.slice(series.length + 1)),
+    0
+  )
+
 describe("health", () => {
   layer(testServer(), { excludeTestServices: true })("liveness and metrics", (it) => {
     it.effect("liveness answers while the process runs", () =>
@@ -43,6 +55,9 @@ describe("health", () => {
 
     it.effect("metrics are valid Prometheus text with requests counted by route template and status", () =>
       Effect.gen(function*() {
+        // Counted from a reading before the requests: the metric registry is
+        // the process's, and other test files may have counted into it.
+        const before = yield* exchange(HttpClientRequest.get("/metrics"))
         yield* exchange(HttpClientRequest.get("/health/live"))
         yield* exchange(HttpClientRequest.get("/v1/agents/0190c7a0-0000-7000-8000-000000000000"))
         yield* exchange(HttpClientRequest.get("/v1/no/such/route"))
@@ -51,13 +66,14 @@ describe("health", () => {
         expect(res.headers["content-type"]).toContain("text/plain; version=0.0.4")
         expect(promtoolCheck(res.text)).toBe("")
         expect(res.text).toMatch(/parley_http_requests_total\{method="GET",route="\/health\/live",status="200"\} \d+/)
-        expect(res.text).toContain(
-          `parley_http_requests_total{method="GET",route="/v1/agents/:agent_id",status="401"} 1`
-        )
-        expect(res.text).toContain(`parley_http_requests_total{method="GET",route="unmatched",status="404"} 1`)
-        expect(res.text).toContain(
-          `parley_http_request_duration_seconds_bucket{method="GET",route="/v1/agents/:agent_id",status="401",le="+Inf"} 1`
-        )
+        const added = (series: string) => sample(res.text, series) - sample(before.text, series)
+        expect(added(`parley_http_requests_total{method="GET",route="/v1/agents/:agent_id",status="401"}`)).toBe(1)
+        expect(added(`parley_http_requests_total{method="GET",route="unmatched",status="404"}`)).toBe(1)
+        expect(
+          added(
+            `parley_http_request_duration_seconds_bucket{method="GET",route="/v1/agents/:agent_id",status="401",le="+Inf"}`
+          )
+        ).toBe(1)
         expect(res.text).toMatch(/parley_db_pool_connections\{state="total"\} \d+/)
         expect(res.text).toMatch(/process_resident_memory_bytes \d+/)
       }))
