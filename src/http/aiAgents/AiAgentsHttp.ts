@@ -1,6 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { UpstreamFailed } from "../../domain/HttpErrors.js"
 import { CurrentOrigin } from "../../domain/identity/Origin.js"
 import { CurrentPrincipal } from "../../domain/identity/Principal.js"
 import { AgentTurns } from "../../services/aiAgents/AgentTurns.js"
@@ -56,11 +55,5 @@ export const AiAgentsHttpLive = HttpApiBuilder.group(Api, "aiAgents", (handlers)
               ? yield* streams.transcript(principal, path.slug, payload, key)
               : yield* streams.playground(principal, path.slug, payload, key)
           )
-        }).pipe(
-          Effect.catchTag(
-            "AgentTurnUpstreamFailed",
-            (failure) =>
-              Effect.fail(new UpstreamFailed({ provider: failure.provider, message: failure.message }))
-          )
-        ))
+        }))
   }))

@@ -220,6 +220,14 @@ export class AgentConversationRepo extends Effect.Service<AgentConversationRepo>
             Effect.withSpan("AgentConversationRepo.steps")
           ),
 
+        /** The stored steps of a turn after step `after`, in index order (what a stream has not shown yet). */
+        stepsAfter: (conversationId: string, turn: number, after: number) =>
+          sql<StepRow>`SELECT step, kind, data FROM ai_agent_steps
+            WHERE conversation_id = ${conversationId} AND turn = ${turn} AND step > ${after} ORDER BY step`.pipe(
+            Effect.orDie,
+            Effect.withSpan("AgentConversationRepo.stepsAfter")
+          ),
+
         /**
          * Store one step, at most once (its primary key) and only while
          * `epoch` owns the conversation: false when it was not stored (another

@@ -16,6 +16,7 @@
  */
 import { Cause, Effect, Either, Fiber, Option, Queue, Schema, Stream } from "effect"
 import type { AgentTurnOutcome } from "../../domain/aiAgents/AgentTurnOutcome.js"
+import { AgentTurnRequest } from "../../domain/aiAgents/AgentTurnRequest.js"
 import type { AiAgentToolId } from "../../domain/aiAgents/Ids.js"
 import { LoopStep } from "../../domain/aiAgents/loop/LoopStep.js"
 import { PlaygroundResult } from "../../domain/aiAgents/Playground.js"
@@ -31,18 +32,20 @@ const decodeStep = Schema.decodeUnknownEither(LoopStep)
 const encodePlayground = Schema.encodeSync(PlaygroundResult)
 const encodePublic = Schema.encodeSync(PublicTurnResult)
 
-/** The agent tools of a stored turn request's snapshot, by name (built-ins have none). */
-const toolIdsOf = (request: unknown): ReadonlyMap<string, AiAgentToolId> => {
-  const tools = (request as { snapshot?: { tools?: unknown } } | null)?.snapshot?.tools
-  if (!Array.isArray(tools)) return new Map()
-  return new Map(
-    tools.flatMap((tool: { id?: unknown; name?: unknown; config?: { kind?: unknown } }) =>
-      typeof tool.id === "string" && typeof tool.name === "string" && tool.config?.kind !== "builtin"
-        ? [[tool.name, tool.id as AiAgentToolId] as const]
-        : []
-    )
-  )
-}
+const decodeRequest = Schema.decodeUnknownOption(AgentTurnRequest)
+
+/**
+ * The agent tools of a stored turn request's snapshot, by name (built-ins
+ * have none): what `tool.call` events name as `toolId`.
+ */
+const toolIdsOf = (request: unknown): ReadonlyMap<string, AiAgentToolId> =>
+  Option.match(decodeRequest(request), {
+    onNone: () => new Map(),
+    onSome: ({ snapshot }) =>
+      new Map(
+        snapshot.tools.flatMap((tool) => tool.config.kind === "builtin" ? [] : [[tool.name, tool.id] as const])
+      )
+  })
 
 /** The `error` event's code for a failure the JSON form would answer. */
 const errorCode = (tag: string): "UpstreamFailed" | "Timeout" | "InternalError" =>
@@ -65,7 +68,8 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
           const { payload } = prepared
           const queue = yield* Queue.unbounded<string | null>()
           const sent = yield* Effect.forkScoped(Effect.either(turns.send(payload)))
-          const shown = new Set<number>()
+          /** The last step shown (steps are numbered from 0, stored in order). */
+          let shown = -1
           let turn: { readonly number: number; readonly toolIds: ReadonlyMap<string, AiAgentToolId> } | undefined
 
           /** Offer the events of the steps stored since the last look. */
@@ -78,9 +82,8 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
               turn = { number: found.value.turn, toolIds: toolIdsOf(found.value.request) }
             }
             const { number, toolIds } = turn
-            for (const row of yield* repo.steps(payload.conversationId, number)) {
-              if (shown.has(row.step)) continue
-              shown.add(row.step)
+            for (const row of yield* repo.stepsAfter(payload.conversationId, number, shown)) {
+              shown = Math.max(shown, row.step)
               const step = decodeStep(row.data)
               if (Either.isLeft(step)) continue
               for (const event of stepEvents(step.right, (name) => toolIds.get(name) ?? null)) {

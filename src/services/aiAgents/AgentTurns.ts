@@ -193,68 +193,71 @@ export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/ai
         }))
 
     /** A stateless run of the draft over a whole transcript: nothing stored. */
-    const transcript = Effect.fn("AgentTurns.transcript")(function*(
-      principal: Principal,
-      slug: string,
-      request: Extract<typeof PlaygroundRequest.Type, { readonly messages: unknown }>
-    ) {
-      const last = request.messages.at(-1)!
-      if (last.role !== "user") {
-        return yield* new ValidationFailed({
-          message: "The transcript's last message must be the user's",
-          fields: ["messages"]
+    const transcript = Effect.fn("AgentTurns.transcript")(
+      function*(
+        principal: Principal,
+        slug: string,
+        request: Extract<typeof PlaygroundRequest.Type, { readonly messages: unknown }>
+      ) {
+        const last = request.messages.at(-1)!
+        if (last.role !== "user") {
+          return yield* new ValidationFailed({
+            message: "The transcript's last message must be the user's",
+            fields: ["messages"]
+          })
+        }
+        const agent = yield* agentOf(principal.workspaceId, slug)
+        const { revision, snapshot } = yield* snapshots.draft(agent)
+        const ops = yield* agentOps.get(principal.workspaceId)
+        const prepared = yield* runtime.prepare(principal.workspaceId, agent.id, snapshot)
+        const variables = request.variables ?? {}
+        const base: Array<Prompt.MessageEncoded> = [
+          { role: "system", content: systemPrompt(snapshot, variables, {}) },
+          ...request.messages.map((message): Prompt.MessageEncoded =>
+            message.role === "user"
+              ? { role: "user", content: message.content }
+              : { role: "assistant", content: message.content }
+          )
+        ]
+        const run = uuidv7()
+        const started = Date.now()
+        const { finish, steps } = yield* runtime.run({
+          prepared,
+          limits: {
+            maxModelSteps: snapshot.modelSettings.maxSteps,
+            tokenBudget: { remaining: ops.tokenBudgets.perConversation, onExceeded: ops.tokenBudgets.onExceeded }
+          },
+          base,
+          steps: [],
+          record: () => Effect.void,
+          keyOf: (call) => toolIdempotencyKey({ conversationId: run, turn: 1, step: call.index, callId: call.callId })
         })
-      }
-      const agent = yield* agentOf(principal.workspaceId, slug)
-      const { revision, snapshot } = yield* snapshots.draft(agent)
-      const ops = yield* agentOps.get(principal.workspaceId)
-      const prepared = yield* runtime.prepare(principal.workspaceId, agent.id, snapshot)
-      const variables = request.variables ?? {}
-      const base: Array<Prompt.MessageEncoded> = [
-        { role: "system", content: systemPrompt(snapshot, variables, {}) },
-        ...request.messages.map((message): Prompt.MessageEncoded =>
-          message.role === "user"
-            ? { role: "user", content: message.content }
-            : { role: "assistant", content: message.content }
-        )
-      ]
-      const run = uuidv7()
-      const started = Date.now()
-      const { finish, steps } = yield* runtime.run({
-        prepared,
-        limits: {
-          maxModelSteps: snapshot.modelSettings.maxSteps,
-          tokenBudget: { remaining: ops.tokenBudgets.perConversation, onExceeded: ops.tokenBudgets.onExceeded }
-        },
-        base,
-        steps: [],
-        record: () => Effect.void,
-        keyOf: (call) => toolIdempotencyKey({ conversationId: run, turn: 1, step: call.index, callId: call.callId })
-      }).pipe(
-        Effect.catchTag(
-          "AgentTurnUpstreamFailed",
-          (failure) => Effect.fail(new UpstreamFailed({ provider: failure.provider, message: failure.message }))
-        )
+        const toolIdOf = (name: string) => {
+          const tool = prepared.tools.get(name)
+          return tool === undefined || tool.kind === "builtin" ? null : tool.toolId
+        }
+        const lastModel = steps.filter((step) => step._tag === "ModelStep").at(-1)
+        return PlaygroundResult.make({
+          conversationId: null,
+          message: { id: null, content: finish.text },
+          toolCalls: turnToolCalls(steps, toolIdOf),
+          guardrailEvents: [],
+          handoff: finish.handoff === null
+            ? null
+            : { reason: finish.handoff.reason, triggeredBy: "agent", target: null },
+          finishReason: finishReasonOf(finish.reason),
+          usage: turnUsage(steps),
+          latencyMs: Math.max(0, Date.now() - started),
+          model: { ...prepared.resolved, model: lastModel?.model ?? prepared.resolved.model },
+          revision,
+          traceId: yield* currentTraceId
+        })
+      },
+      Effect.catchTag(
+        "AgentTurnUpstreamFailed",
+        (failure) => Effect.fail(new UpstreamFailed({ provider: failure.provider, message: failure.message }))
       )
-      const toolIdOf = (name: string) => {
-        const tool = prepared.tools.get(name)
-        return tool === undefined || tool.kind === "builtin" ? null : tool.toolId
-      }
-      const lastModel = steps.filter((step) => step._tag === "ModelStep").at(-1)
-      return PlaygroundResult.make({
-        conversationId: null,
-        message: { id: null, content: finish.text },
-        toolCalls: turnToolCalls(steps, toolIdOf),
-        guardrailEvents: [],
-        handoff: finish.handoff === null ? null : { reason: finish.handoff.reason, triggeredBy: "agent", target: null },
-        finishReason: finishReasonOf(finish.reason),
-        usage: turnUsage(steps),
-        latencyMs: Math.max(0, Date.now() - started),
-        model: { ...prepared.resolved, model: lastModel?.model ?? prepared.resolved.model },
-        revision,
-        traceId: yield* currentTraceId
-      })
-    })
+    )
 
     /**
      * A playground conversation turn made ready to send: the request checked,
