@@ -8,8 +8,6 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Chunk, Context, Effect, Either, Fiber, Layer, Schema, Stream } from "effect"
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
 import { v7 as uuidv7 } from "uuid"
 import { AgentTurnRequest } from "../../../src/domain/aiAgents/AgentTurnRequest.js"
 import type { AiAgentId } from "../../../src/domain/aiAgents/Ids.js"
@@ -39,42 +37,7 @@ import { makeFakeOpenAi } from "../../support/FakeOpenAi.js"
 import { freePort } from "../../support/ParleyProcess.js"
 import { freshDatabase } from "../../support/TestDatabase.js"
 import { configFrom, TEST_MASTER_KEY } from "../../support/TestServer.js"
-
-/** A loopback tool server: `/ok/<name>` answers JSON, `/fail/<name>` 500; every request is recorded. */
-interface ToolServer {
-  readonly origin: string
-  readonly calls: Array<{ readonly path: string; readonly key: string | undefined; readonly body: string }>
-}
-
-const toolServer = Effect.acquireRelease(
-  Effect.async<{ server: Http.Server; tools: ToolServer }>((resume) => {
-    const calls: ToolServer["calls"] = []
-    const server = Http.createServer((request, response) => {
-      let body = ""
-      request.on("data", (chunk) => (body += chunk))
-      request.on("end", () => {
-        const path = request.url ?? "/"
-        calls.push({ path, key: request.headers["idempotency-key"] as string | undefined, body })
-        if (path.startsWith("/fail")) {
-          response.writeHead(500, { "content-type": "application/json" })
-          response.end(JSON.stringify({ error: "the order system is down" }))
-          return
-        }
-        response.writeHead(200, { "content-type": "application/json" })
-        response.end(JSON.stringify({ path, answer: `result of ${path}` }))
-      })
-    })
-    server.listen(0, "127.0.0.1", () =>
-      resume(Effect.succeed({
-        server,
-        tools: { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls }
-      })))
-  }),
-  ({ server }) =>
-    Effect.async<void>((resume) => {
-      server.close(() => resume(Effect.void))
-    })
-).pipe(Effect.map(({ tools }) => tools))
+import { type ToolServer, toolServer } from "../../support/ToolServer.js"
 
 class Harness extends Context.Tag("test/AgentConversationHarness")<Harness, {
   readonly fake: FakeLlmServer
