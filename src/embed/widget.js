@@ -2,25 +2,30 @@
  * Parley web chat, v1. Add it to a page with one tag:
  *   <script src="https://parley.example/embed/v1/widget.js" data-token="cdp_..." async></script>
  * It talks to the public runtime of the deployment the token belongs to, in a
- * Shadow DOM of its own. Options (data-*): token (required), api-base,
- * title, locale, variables (a JSON object), open ("true": open at once),
- * position ("left" or "right"). See docs/EMBED.md.
+ * Shadow DOM of its own; with data-agent-token="aat_..." instead, to the live
+ * version of an AI agent, its replies streamed as they are written. Options
+ * (data-*): token or agent-token (one is required), api-base, title, locale,
+ * variables (a JSON object), open ("true": open at once), position ("left" or
+ * "right"); for agents also greeting and end-user-id. See docs/EMBED.md.
  */
 ;(function() {
   "use strict"
 
   var script = document.currentScript ||
-    document.querySelector("script[data-token][src*=\"/embed/v1/widget.js\"]")
+    document.querySelector("script[data-token][src*=\"/embed/v1/widget.js\"]") ||
+    document.querySelector("script[data-agent-token][src*=\"/embed/v1/widget.js\"]")
   if (!script || script.getAttribute("data-parley-started")) return
   script.setAttribute("data-parley-started", "true")
 
   var options = script.dataset
   var token = options.token || ""
+  // An AI agent's public token: the chat is that agent's (see "the AI agent's public turn" below).
+  var agentToken = token ? "" : options.agentToken || ""
   var apiBase =
     (options.apiBase || new URL(script.src, location.href).href.replace(/\/embed\/v1\/widget\.js([?#].*)?$/, ""))
       .replace(/\/+$/, "")
   var title = options.title || "Chat"
-  var storeKey = "parley.v1." + token.slice(-12)
+  var storeKey = "parley.v1." + (token || agentToken).slice(-12)
   var RETRIES = 6
   // An attempt unanswered this long (its node froze) is sent again; a slow turn is answered by 25 s.
   var ATTEMPT_TIMEOUT_MS = 30000
@@ -280,14 +285,15 @@
     sessionId = null
     ended = false
     store.set("session", null)
-    start()
+    if (agentToken) startAgent()
+    else start()
   }
 
   // ---- the public runtime
 
   var explain = function(response, body) {
     var tag = body && body._tag
-    if (response.status === 401) return "This chat is no longer available."
+    if (response.status === 401 || tag === "PublicAgentNotFound") return "This chat is no longer available."
     if (response.status === 403) return "This chat is not enabled on this website."
     if (response.status === 429) {
       return "Too many messages right now. Please wait " +
@@ -386,9 +392,11 @@
     failed(explain(result.response, result.body), null)
     console.warn(
       "Parley chat: " +
-        (result.response.status === 401
-          ? "the embed token was refused (revoked, expired or unknown)"
-          : "this page's origin (" + location.origin + ") is not among the deployment's allowed origins") +
+        (result.response.status === 401 || result.response.status === 404
+          ? (agentToken ? "the agent token" : "the embed token") + " was refused (rotated, unpublished or unknown)"
+          : "this page's origin (" + location.origin + ") is not among the " +
+            (agentToken ? "agent's" : "deployment's") +
+            " allowed origins") +
         "; " + result.response.status + (result.body && result.body.message ? " " + result.body.message : "")
     )
   }
@@ -494,6 +502,207 @@
     )
   }
 
+  // ---- the AI agent's public turn (data-agent-token)
+
+  /**
+   * The events of a text/event-stream body as they arrive: `onEvent(type, data)`
+   * for each, `onChunk()` for anything read (heartbeats included). Resolves when
+   * the body ends.
+   */
+  var readEvents = function(response, onEvent, onChunk) {
+    var reader = response.body.getReader()
+    var decoder = new TextDecoder()
+    var buffer = ""
+    var pump = function() {
+      return reader.read().then(function(chunk) {
+        if (chunk.done) return
+        onChunk()
+        buffer += decoder.decode(chunk.value, { stream: true })
+        var end
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          var frame = buffer.slice(0, end)
+          buffer = buffer.slice(end + 2)
+          var type = "message"
+          var data = []
+          frame.split("\n").forEach(function(line) {
+            if (line.slice(0, 6) === "event:") type = line.slice(6).trim()
+            else if (line.slice(0, 5) === "data:") data.push(line.slice(5).replace(/^ /, ""))
+          })
+          if (data.length === 0) continue
+          var event = null
+          try {
+            event = JSON.parse(data.join("\n"))
+          } catch {
+            event = null
+          }
+          if (event) onEvent(type, event)
+        }
+        return pump()
+      })
+    }
+    return pump()
+  }
+
+  /**
+   * One attempt at a streamed agent turn: `onDelta(text)` for each piece of the
+   * reply. Resolves with the response and, for a stream, its `message.done`
+   * result or `error` event (neither: the stream broke). An attempt that reads
+   * nothing for ATTEMPT_TIMEOUT_MS (the server sends a heartbeat every 15 s)
+   * is abandoned.
+   */
+  var agentAttempt = function(text, key, onDelta) {
+    var body = { message: text }
+    if (sessionId) body.conversationId = sessionId
+    if (options.endUserId) body.endUserId = options.endUserId
+    var controller = new AbortController()
+    var timer = null
+    var idle = function() {
+      clearTimeout(timer)
+      timer = setTimeout(function() {
+        controller.abort()
+      }, ATTEMPT_TIMEOUT_MS)
+    }
+    idle()
+    return fetch(apiBase + "/v1/public/ai-agents/" + encodeURIComponent(agentToken) + "/turn?stream=true", {
+      method: "POST",
+      headers: { "content-type": "application/json", "idempotency-key": key, accept: "text/event-stream" },
+      body: JSON.stringify(body),
+      mode: "cors",
+      credentials: "omit",
+      cache: "no-store",
+      signal: controller.signal
+    }).then(function(response) {
+      var streamed = response.status === 200 && /text\/event-stream/.test(response.headers.get("content-type") || "")
+      if (!streamed) {
+        return response.text().then(function(raw) {
+          var json = null
+          try {
+            json = raw ? JSON.parse(raw) : null
+          } catch {
+            json = null
+          }
+          return { response, body: json }
+        })
+      }
+      var result = { response, body: null, done: null, failure: null }
+      return readEvents(response, function(type, event) {
+        if (type === "message.delta" && typeof event.delta === "string") onDelta(event.delta)
+        else if (type === "message.done") result.done = event.result
+        else if (type === "error") result.failure = event
+      }, idle).then(function() {
+        return result
+      })
+    }).finally(function() {
+      clearTimeout(timer)
+    })
+  }
+
+  /**
+   * Sends one message to the agent and shows its reply as it is written. A
+   * broken connection or a 5xx is retried with the same key: the server runs the
+   * turn once and streams the stored turn again to a repeat, so the reply
+   * shown so far is replaced by the repeat's.
+   */
+  function sendAgent(text, key) {
+    if (busy || ended) return
+    var repeat = key !== undefined
+    key = key || uuid()
+    if (!repeat) showUser({ text })
+    setBusy(true)
+    var bubble = null
+    var reply = ""
+    var show = function() {
+      if (!bubble) bubble = add(botText(""))
+      bubble.lastChild.textContent = reply
+      scroll()
+    }
+    var retryLater = function() {
+      failed("Your message was not sent: the connection is lost.", function() {
+        sendAgent(text, key)
+      })
+    }
+    var attempt = function(n) {
+      reply = ""
+      if (bubble) show()
+      return agentAttempt(text, key, function(delta) {
+        reply += delta
+        show()
+      }).then(function(result) {
+        var status = result.response.status
+        if (result.done) {
+          announce("")
+          setBusy(false)
+          sessionId = result.done.conversationId
+          store.set("session", sessionId)
+          var content = result.done.message && result.done.message.content
+          if (content && content !== reply) {
+            reply = content
+            show()
+          }
+          if (result.done.handoff) add(el("div", { class: "note", text: "You are being connected to a person." }))
+          return
+        }
+        if (result.failure) {
+          announce("")
+          setBusy(false)
+          return failed(
+            result.failure.code === "UpstreamFailed"
+              ? "The assistant cannot answer right now. Please try again."
+              : "Something went wrong. Please try again.",
+            function() {
+              sendAgent(text, key)
+            }
+          )
+        }
+        var broken = status === 200 || status >= 500
+        if (broken && n < RETRIES) return again(n)
+        announce("")
+        setBusy(false)
+        if (broken) return retryLater()
+        var tag = result.body && result.body._tag
+        if (tag === "AiAgentConversationNotFound") {
+          store.set("session", null)
+          sessionId = null
+          return failed("This conversation has expired.", restart)
+        }
+        if (status === 404 || status === 403) return refused(result)
+        return failed(
+          explain(result.response, result.body),
+          status === 429 ?
+            function() {
+              sendAgent(text, key)
+            } :
+            null
+        )
+      }, function() {
+        if (n < RETRIES) return again(n)
+        announce("")
+        setBusy(false)
+        retryLater()
+      })
+    }
+    var again = function(n) {
+      announce("Reconnecting\u2026")
+      var online = navigator.onLine === false
+        ? new Promise(function(resolve) {
+          window.addEventListener("online", resolve, { once: true })
+        })
+        : sleep(Math.min(400 * Math.pow(2, n), 8000))
+      return online.then(function() {
+        return attempt(n + 1)
+      })
+    }
+    attempt(0)
+  }
+
+  /** An agent's chat needs no session to start: its greeting (from the snippet), or a note when one goes on. */
+  var startAgent = function() {
+    started = true
+    setBusy(false)
+    if (sessionId) add(el("div", { class: "note", text: "Continuing your conversation." }))
+    else if (options.greeting) add(botText(options.greeting))
+  }
+
   // ---- opening, closing, keys
 
   var open = function(focus) {
@@ -502,7 +711,8 @@
     launcher.setAttribute("aria-label", "Close chat: " + title)
     store.set("open", "1")
     if (!started) {
-      if (!token) failed("This chat has no token (data-token).")
+      if (!token && !agentToken) failed("This chat has no token (data-token or data-agent-token).")
+      else if (agentToken) startAgent()
       else if (sessionId) reconnect()
       else start()
     }
@@ -530,9 +740,10 @@
   form.addEventListener("submit", function(event) {
     event.preventDefault()
     var text = input.value.trim()
-    if (!text || busy || ended || !sessionId) return
+    if (!text || busy || ended || (!sessionId && !agentToken)) return
     input.value = ""
-    send({ text })
+    if (agentToken) sendAgent(text)
+    else send({ text })
   })
 
   var mount = function() {

@@ -37,6 +37,7 @@ export const agentEmbed = (
     `data-primary-color="${escapeAttribute(widget.primaryColor)}"`,
     `data-position="${widget.position}"`,
     ...(widget.avatarUrl === null ? [] : [`data-avatar-url="${escapeAttribute(widget.avatarUrl)}"`]),
+    ...(widget.greeting === null ? [] : [`data-greeting="${escapeAttribute(widget.greeting)}"`]),
     "async"
   ]
   return {

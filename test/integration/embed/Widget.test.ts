@@ -16,8 +16,6 @@ import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Redacted, Schema } from "effect"
 import * as Fs from "node:fs"
-import * as Http from "node:http"
-import type * as Net from "node:net"
 import type { Page } from "playwright-core"
 import { AssistantCreate } from "../../../src/domain/assistants/Assistant.js"
 import { FlowReplace } from "../../../src/domain/assistants/Flow.js"
@@ -27,6 +25,7 @@ import { signUp, type TestAccount } from "../../support/Accounts.js"
 import { chromiumContext } from "../../support/Chromium.js"
 import { publicClientOf } from "../../support/Deployments.js"
 import { clientOf } from "../../support/Members.js"
+import { shopPages } from "../../support/ShopPages.js"
 import { testServer } from "../../support/TestServer.js"
 
 const at = (x: number) => ({ x, y: 0 })
@@ -100,33 +99,6 @@ const deployedHelper = (owner: TestAccount, origin: string, rateLimitPerMinute?:
       snippet: Redacted.value(deployed.snippet)
     }
   })
-
-/**
- * A shop's page with hostile styles, a link before the chat and a strict
- * Content-Security-Policy (scripts and connections to Parley only, no inline
- * styles but its own), serving `snippet`, on a loopback port of its own.
- */
-const shopPages = (snippet: () => string, parley: string) =>
-  Effect.acquireRelease(
-    Effect.async<Http.Server>((resume) => {
-      const server = Http.createServer((_, response) => {
-        response.writeHead(200, {
-          "content-type": "text/html; charset=utf-8",
-          "content-security-policy":
-            `default-src 'none'; script-src ${parley}/embed/v1/widget.js; connect-src ${parley}; style-src 'nonce-shop'`
-        })
-        response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Parley Books</title>
-<style nonce="shop">* { color: red !important; font-size: 40px !important } button, input { display: none !important }</style>
-</head><body><h1>Parley Books</h1><p><a href="#catalogue">Our catalogue</a></p>${snippet()}</body></html>`)
-      })
-      server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
-      return Effect.void
-    }),
-    (server) =>
-      Effect.async<void>((resume) => {
-        server.close(() => resume(Effect.void))
-      })
-  ).pipe(Effect.map((server) => (server.address() as Net.AddressInfo).port))
 
 /** What has the keyboard focus, inside the chat's shadow root or on the page: its label or text. */
 const focused = (page: Page) =>

@@ -8,6 +8,7 @@ import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
+import * as Zlib from "node:zlib"
 import { etagOf, ifNoneMatchHits } from "../../../src/embed/WidgetScript.js"
 import { exchange } from "../../support/Http.js"
 import { testServer } from "../../support/TestServer.js"
@@ -38,7 +39,9 @@ layer(testServer())("GET /embed/v1/widget.js", (it) => {
       expect(answer.headers["x-content-type-options"]).toBe("nosniff")
       expect(answer.headers["x-trace-id"]).toMatch(/^[0-9a-f]{32}$/)
       expect(answer.text).toBe(source)
-      expect(Buffer.byteLength(answer.text)).toBeLessThan(20 * 1024)
+      // Both chats (deployments and AI agents), unminified: 28 KiB, about 8 KiB gzipped.
+      expect(Buffer.byteLength(answer.text)).toBeLessThan(32 * 1024)
+      expect(Zlib.gzipSync(answer.text).byteLength).toBeLessThan(10 * 1024)
     }))
 
   it.effect("answers 304 without a body when the browser's copy is current, 200 when it is not", () =>
