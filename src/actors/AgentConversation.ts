@@ -42,7 +42,13 @@ export const AgentTurnPayload = Schema.Struct({
   idempotencyKey: IdempotencyKey,
   /** SHA-256 of the request's canonical JSON: the same key with another body is refused. */
   bodyHash: Sha256Hex,
-  traceId: TraceId
+  traceId: TraceId,
+  /**
+   * Whether the request streams: the reply's text is then published as it is
+   * written (`TurnDeltas`). Not part of the turn's identity: a repeat of the
+   * key, streaming or not, is the same turn.
+   */
+  stream: Schema.optionalWith(Schema.Boolean, { default: () => false })
 })
 export type AgentTurnPayload = typeof AgentTurnPayload.Type
 

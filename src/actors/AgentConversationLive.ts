@@ -57,6 +57,7 @@ import { AiAgentRepo } from "../persistence/aiAgents/AiAgentRepo.js"
 import { AgentMemory } from "../services/aiAgents/AgentMemory.js"
 import { AgentRuntime } from "../services/aiAgents/AgentRuntime.js"
 import { AgentSnapshots } from "../services/aiAgents/AgentSnapshots.js"
+import { TurnDeltas } from "../services/aiAgents/TurnDeltas.js"
 import { AgentOps } from "../services/settings/AgentOps.js"
 import { AgentConversation, type AgentTurnPayload } from "./AgentConversation.js"
 
@@ -124,6 +125,7 @@ export const AgentConversationLive = AgentConversation.toLayer(
     const agents = yield* AiAgentRepo
     const snapshots = yield* AgentSnapshots
     const runtime = yield* AgentRuntime
+    const deltas = yield* TurnDeltas
     const memory = yield* AgentMemory
     const agentOps = yield* AgentOps
     const limits = yield* TurnLimits.pipe(Effect.orDie)
@@ -192,6 +194,13 @@ export const AgentConversationLive = AgentConversation.toLayer(
         return yield* failure
       })
 
+    /** Pieces of the reply of `payload`'s turn, run under epoch `at`, published in order. */
+    const publishDelta = (payload: AgentTurnPayload, at: number) => {
+      let seq = 0
+      return (step: number, text: string) =>
+        deltas.publish({ conversationId, idempotencyKey: payload.idempotencyKey, epoch: at, step }, seq++, text)
+    }
+
     /** Steps 3 and 4: run (or resume) the turn from its stored steps, then end it. */
     const run = (
       payload: AgentTurnPayload,
@@ -242,6 +251,8 @@ export const AgentConversationLive = AgentConversation.toLayer(
           base,
           steps: stored,
           conversation: { conversationId, endUserId: request.endUserId },
+          // A streaming request's reply text goes to whichever node holds the stream, as it is written.
+          ...(payload.stream ? { onDelta: publishDelta(payload, at) } : {}),
           keyOf: (call) => toolIdempotencyKey({ conversationId, turn, step: call.index, callId: call.callId }),
           record: (step) =>
             Effect.gen(function*() {

@@ -12,8 +12,8 @@
  * provider that fails (after its breaker's retries and the fallback) ends the
  * run with `AgentTurnUpstreamFailed`.
  */
-import { AiError, type LanguageModel, type Prompt, Tool } from "@effect/ai"
-import { Clock, Effect, Either, Option, Redacted, Schema } from "effect"
+import { AiError, type Prompt, type Response, Tool } from "@effect/ai"
+import { Clock, Effect, Either, Option, Redacted, Schema, Stream } from "effect"
 import { AgentTurnUpstreamFailed } from "../../domain/aiAgents/AgentTurnOutcome.js"
 import type { AiAgentSnapshot } from "../../domain/aiAgents/AiAgentSnapshot.js"
 import { builtinTools } from "../../domain/aiAgents/EffectiveTool.js"
@@ -38,6 +38,7 @@ import type { HttpToolDefinition } from "../../domain/workspace/HttpToolDefiniti
 import { WorkspaceToolRepo } from "../../persistence/workspace/WorkspaceToolRepo.js"
 import { fromAiError } from "../../providers/llm/LlmCallFailure.js"
 import { LlmClients, type LlmTarget } from "../../providers/llm/LlmClients.js"
+import { addPart, emptyAnswer, fromResponse, type ModelAnswer } from "../../providers/llm/ModelAnswer.js"
 import { LlmInForce, type LlmInForceEntry } from "../settings/LlmInForce.js"
 import { ToolCalls } from "../workspace/ToolCalls.js"
 import { UsageMeter } from "../workspace/UsageMeter.js"
@@ -83,6 +84,8 @@ export interface LoopRun {
   readonly keyOf: (call: PendingToolCall) => string
   /** The stored conversation the turn belongs to, for `remember`; none for a stateless transcript. */
   readonly conversation?: TurnConversation
+  /** When given, model answers are streamed and each piece of text is passed here with its step's index. */
+  readonly onDelta?: (index: number, delta: string) => Effect.Effect<void>
 }
 
 /** What `remember` needs of the turn: its stored conversation and the end user it is with. */
@@ -275,9 +278,18 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
       }
     )
 
-    /** One model call: the model step at `index`. */
+    /**
+     * One model call: the model step at `index`. With `onDelta`, the answer is
+     * streamed and each piece of its text is passed on as it arrives (the step
+     * stored is the same either way).
+     */
     const callModel = Effect.fn("AgentRuntime.callModel")(
-      function*(prepared: PreparedAgent, prompt: Prompt.RawInput, index: number) {
+      function*(
+        prepared: PreparedAgent,
+        prompt: Prompt.RawInput,
+        index: number,
+        onDelta?: (delta: string) => Effect.Effect<void>
+      ) {
         const provider = prepared.primary.connection.provider
         const model = yield* Effect.mapError(
           clients.languageModel(prepared.primary, prepared.fallback),
@@ -289,53 +301,57 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
           handle: () => Effect.die("agent tools are run by the loop, not the toolkit")
         }
         const choice = prepared.toolChoice
-        const response: LanguageModel.GenerateTextResponse<any> = yield* (toolkit === undefined
-          ? model.generateText({ prompt })
-          : model.generateText({
-            prompt,
-            toolkit: toolkit as any,
-            disableToolCallResolution: true,
-            toolChoice: typeof choice === "string" ? choice : { tool: choice.tool } as any
-          })).pipe(
-            Effect.mapError((error) =>
-              upstream(
-                provider,
-                fromAiError(
-                  AiError.isAiError(error)
-                    ? error
-                    : new AiError.UnknownError({ module: "AgentRuntime", method: "callModel", cause: error }),
-                  prepared.secrets
-                ).message
-              )
+        const options: any = toolkit === undefined ? { prompt } : {
+          prompt,
+          toolkit,
+          disableToolCallResolution: true,
+          toolChoice: typeof choice === "string" ? choice : { tool: choice.tool }
+        }
+        const answered: Effect.Effect<ModelAnswer, unknown> = onDelta === undefined
+          ? Effect.map(model.generateText(options) as Effect.Effect<any, unknown>, fromResponse)
+          : Stream.runFoldEffect(
+            model.streamText(options) as Stream.Stream<Response.AnyPart, unknown>,
+            emptyAnswer,
+            (answer, part) =>
+              part.type === "text-delta" && part.delta !== ""
+                ? Effect.as(onDelta(part.delta), addPart(answer, part))
+                : Effect.succeed(addPart(answer, part))
+          )
+        const answer = yield* answered.pipe(
+          Effect.mapError((error) =>
+            upstream(
+              provider,
+              fromAiError(
+                AiError.isAiError(error)
+                  ? error
+                  : new AiError.UnknownError({ module: "AgentRuntime", method: "callModel", cause: error }),
+                prepared.secrets
+              ).message
             )
           )
+        )
         const latencyMs = (yield* Clock.currentTimeMillis) - started
-        const metadata = response.content.find((part) => part.type === "response-metadata")
-        const tokens = {
-          inputTokens: response.usage.inputTokens ?? 0,
-          outputTokens: response.usage.outputTokens ?? 0
-        }
+        const tokens = { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens }
         yield* usage.record({
           workspaceId: prepared.workspaceId,
           provider,
           model: prepared.primary.connection.model,
           ...tokens
         })
-        const reported = metadata === undefined ? null : Option.getOrNull(metadata.modelId)
         return storable(
           {
             _tag: "ModelStep",
             index,
-            text: response.text,
-            toolCalls: response.toolCalls.map((call: { id: string; name: string; params: unknown }) => ({
+            text: answer.text,
+            toolCalls: answer.toolCalls.map((call) => ({
               id: call.id,
               name: call.name,
               arguments: call.params as JsonValue
             })),
-            finish: finishOf(response.finishReason),
+            finish: finishOf(answer.finishReason),
             usage: tokens,
             latencyMs: Math.max(0, Math.round(latencyMs)),
-            model: excerpt(reported ?? prepared.primary.connection.model, 200)
+            model: excerpt(answer.modelId ?? prepared.primary.connection.model, 200)
           } satisfies ModelStep
         )
       }
@@ -459,10 +475,12 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
           case "CallModel": {
             const messages = messagesFor(steps)
             if (Either.isLeft(messages)) return yield* Effect.die(messages.left)
+            const onDelta = input.onDelta
             const step = yield* callModel(
               input.prepared,
               [...input.base, ...promptOf(messages.right)] as any,
-              action.index
+              action.index,
+              onDelta === undefined ? undefined : (delta) => onDelta(action.index, delta)
             )
             yield* input.record(step)
             steps.push(step)

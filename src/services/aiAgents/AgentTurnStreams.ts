@@ -2,14 +2,20 @@
  * The `?stream=true` form of conversation turns (playground and public):
  * `text/event-stream` instead of JSON. The turn is sent to its entity
  * exactly as the JSON form sends it (so it runs once however often it is
- * asked, and goes on if the client leaves); meanwhile the turn's steps are
- * read back as they are stored (every 200 ms, from the database, so any node
- * can serve the stream of a turn another node runs) and sent as `tool.call`
- * and `tool.result` events (playground only). When the turn ends, its reply
- * is one `message.delta` and then `message.done` with what the JSON form
- * answers; a failure after the stream began is an `error` event. A comment
- * line every 15 s keeps proxies from closing an idle stream. A repeat of the
- * same key streams the stored turn again, from its stored steps.
+ * asked, and goes on if the client leaves), marked as streaming: the node
+ * running it publishes its reply's text as the model writes it
+ * (`TurnDeltas`, through the database, so any node can serve the stream of a
+ * turn another node runs), and this node sends each piece as a
+ * `message.delta` at once. The turn's steps are read back as they are stored
+ * (every 200 ms, and before the text of a later model step) and sent as
+ * `tool.call` and `tool.result` events (playground only). When the turn
+ * ends, whatever of the reply the pieces did not show (all of it, for a
+ * repeat answered from storage) is one more `message.delta`, then
+ * `message.done` carries what the JSON form answers; if pieces were lost or
+ * a node died mid-answer and its successor wrote the answer again, the
+ * stream shows no more pieces and `message.done` is the reply. A failure
+ * after the stream began is an `error` event. A comment line every 15 s
+ * keeps proxies from closing an idle stream.
  *
  * Failures before the turn is sent (a bad request, an unknown agent or
  * conversation) are ordinary HTTP errors.
@@ -21,9 +27,11 @@ import type { AiAgentToolId } from "../../domain/aiAgents/Ids.js"
 import { LoopStep } from "../../domain/aiAgents/loop/LoopStep.js"
 import { PlaygroundResult } from "../../domain/aiAgents/Playground.js"
 import { PublicTurnResult } from "../../domain/aiAgents/PublicTurn.js"
+import { emptyView, remainder, seeDelta, type TurnDelta } from "../../domain/aiAgents/TurnDelta.js"
 import { SSE_HEARTBEAT, sseFrame, stepEvents } from "../../domain/aiAgents/TurnStreamEvents.js"
 import { AgentConversationRepo } from "../../persistence/aiAgents/AgentConversationRepo.js"
 import { AgentTurns, type PreparedTurn } from "./AgentTurns.js"
+import { TurnDeltas } from "./TurnDeltas.js"
 
 const POLL = "200 millis"
 const HEARTBEAT = "15 seconds"
@@ -56,6 +64,7 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
   {
     effect: Effect.gen(function*() {
       const turns = yield* AgentTurns
+      const deltas = yield* TurnDeltas
       const repo = yield* AgentConversationRepo
 
       /** The frames of a prepared turn, ending after `message.done` or `error`. */
@@ -65,12 +74,17 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
         encode: (result: A) => unknown
       ): Stream.Stream<string> =>
         Stream.unwrapScoped(Effect.gen(function*() {
-          const { payload } = prepared
+          const payload = { ...prepared.payload, stream: true }
           const queue = yield* Queue.unbounded<string | null>()
+          // One writer at a time: the stored steps' events and the reply's pieces keep their order.
+          const lock = yield* Effect.makeSemaphore(1)
+          // Listening before the turn is sent, so that no piece of its reply is missed.
+          const pieces = yield* deltas.subscribe(payload.conversationId, payload.idempotencyKey)
           const sent = yield* Effect.forkScoped(Effect.either(turns.send(payload)))
           /** The last step shown (steps are numbered from 0, stored in order). */
           let shown = -1
           let turn: { readonly number: number; readonly toolIds: ReadonlyMap<string, AiAgentToolId> } | undefined
+          let view = emptyView
 
           /** Offer the events of the steps stored since the last look. */
           const newSteps = Effect.gen(function*() {
@@ -92,6 +106,25 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
             }
           })
 
+          /**
+           * Show one piece of the reply: first the steps stored before its
+           * model step (they were stored before that step began), then the text.
+           */
+          const showPiece = (delta: TurnDelta) =>
+            Effect.gen(function*() {
+              if (delta.step > shown + 1) yield* newSteps
+              const seen = seeDelta(view, delta)
+              view = seen.view
+              if (seen.show) {
+                yield* queue.offer(sseFrame("message.delta", { type: "message.delta", delta: delta.delta }))
+              }
+            })
+
+          // The pieces as they come; a piece taken is shown even if the forwarder is stopped meanwhile.
+          const forwarder = yield* Effect.uninterruptibleMask((restore) =>
+            Effect.flatMap(restore(Queue.take(pieces)), (delta) => lock.withPermits(1)(showPiece(delta)))
+          ).pipe(Effect.forever, Effect.forkScoped)
+
           const end = (result: Either.Either<AgentTurnOutcome, { readonly _tag: string; readonly message: string }>) =>
             Either.match(result, {
               onLeft: (failure) =>
@@ -104,12 +137,9 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
               onRight: (outcome) =>
                 Effect.gen(function*() {
                   const answer = prepared.answer(outcome)
-                  if (outcome.message.content !== "") {
-                    yield* queue.offer(sseFrame("message.delta", {
-                      type: "message.delta",
-                      delta: outcome.message.content
-                    }))
-                  }
+                  // What the pieces did not show of the reply (all of it for a turn answered from storage).
+                  const rest = remainder(view, outcome.message.content)
+                  if (rest !== "") yield* queue.offer(sseFrame("message.delta", { type: "message.delta", delta: rest }))
                   yield* queue.offer(sseFrame("message.done", { type: "message.done", result: encode(answer) }))
                 })
             })
@@ -117,8 +147,11 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
           yield* Effect.gen(function*() {
             while (true) {
               const done = yield* Fiber.poll(sent)
-              yield* newSteps
+              yield* lock.withPermits(1)(newSteps)
               if (Option.isSome(done)) {
+                // The pieces that came before the answer are shown; any later ones are in the answer.
+                yield* Fiber.interrupt(forwarder)
+                yield* Effect.forEach(yield* Queue.takeAll(pieces), showPiece, { discard: true })
                 const exit = done.value
                 if (exit._tag === "Success") {
                   yield* end(exit.value)
@@ -128,7 +161,8 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
                 }
                 return
               }
-              yield* Effect.sleep(POLL)
+              // The turn's end or the next look at the stored steps, whichever is first.
+              yield* Effect.raceFirst(Effect.asVoid(Fiber.await(sent)), Effect.sleep(POLL))
             }
           }).pipe(
             Effect.catchAllCause((cause) =>

@@ -312,7 +312,8 @@ export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/ai
           metadata: {},
           idempotencyKey: idempotencyKey ?? uuidv7(),
           bodyHash: playgroundBodyHash(body),
-          traceId: yield* currentTraceId
+          traceId: yield* currentTraceId,
+          stream: false
         },
         answer: playgroundResultOf
       } satisfies PreparedTurn<PlaygroundResult>
@@ -403,7 +404,8 @@ export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/ai
         metadata: request.metadata ?? {},
         idempotencyKey: idempotencyKey ?? uuidv7(),
         bodyHash: bodyHashOf(body),
-        traceId: yield* currentTraceId
+        traceId: yield* currentTraceId,
+        stream: false
       }
       const answer = (outcome: AgentTurnOutcome) =>
         PublicTurnResult.make({

@@ -13,6 +13,7 @@ import { RuntimeSessionRepo } from "../../persistence/runtime/RuntimeSessionRepo
 import { AgentRuntime } from "../aiAgents/AgentRuntime.js"
 import { AgentTurns } from "../aiAgents/AgentTurns.js"
 import { AgentTurnStreams } from "../aiAgents/AgentTurnStreams.js"
+import { TurnDeltas } from "../aiAgents/TurnDeltas.js"
 import { DeploymentPrograms } from "./DeploymentPrograms.js"
 import { DraftPrograms } from "./DraftPrograms.js"
 import { PublicSessions } from "./PublicSessions.js"
@@ -27,6 +28,6 @@ export const RuntimeLive = Layer.mergeAll(
   AgentConversationLive
 ).pipe(
   Layer.provide([DraftPrograms.Default, DeploymentPrograms.Default, RuntimeSessionRepo.Default, TurnSender.Default]),
-  Layer.provide([AgentRuntime.Default, AgentConversationRepo.Default]),
+  Layer.provide([AgentRuntime.Default, AgentConversationRepo.Default, TurnDeltas.Default]),
   Layer.provideMerge(ClusterLive)
 )

@@ -466,6 +466,7 @@ layer(Node, { excludeTestServices: true, timeout: 120_000 })("AgentConversation"
           ? answer({ text: "Both shipped." })
           : twoCalls
       )
+      const asked = fake.requests.length
       const stream = yield* streams.playground(principal, slug, { message: "Where are my orders?" }, "stream-1")
       const text = (yield* Stream.runCollect(stream)).pipe(Chunk.toArray).join("")
       const events = text.split("\n\n").filter((frame) => frame.startsWith("event:")).map((frame) => {
@@ -474,11 +475,13 @@ layer(Node, { excludeTestServices: true, timeout: 120_000 })("AgentConversation"
         expect(event).toBe(`event: ${parsed.type}`)
         return parsed
       })
+      // The reply's text as the model wrote it: word by word (the fake streams words).
       expect(events.map((event) => event.type)).toEqual([
         "tool.call",
         "tool.call",
         "tool.result",
         "tool.result",
+        "message.delta",
         "message.delta",
         "message.done"
       ])
@@ -488,15 +491,21 @@ layer(Node, { excludeTestServices: true, timeout: 120_000 })("AgentConversation"
         ["call_a", "succeeded"],
         ["call_b", "succeeded"]
       ])
-      expect(events[4]).toEqual({ type: "message.delta", delta: "Both shipped." })
-      // The JSON form of the same key answers the same stored turn.
+      expect(events.slice(4, 6)).toEqual([
+        { type: "message.delta", delta: "Both " },
+        { type: "message.delta", delta: "shipped." }
+      ])
+      // The model was asked to stream; the JSON form of the same key answers the same stored turn.
+      expect(fake.requests.slice(asked).map((request) => request.body.stream)).toEqual([true, true])
       const json = yield* turns.playground(principal, slug, { message: "Where are my orders?" }, "stream-1")
-      expect(events[5].result).toEqual(JSON.parse(JSON.stringify(Schema.encodeSync(PlaygroundResult)(json))))
-      // A repeat of the key streams the stored turn again, from its stored steps.
+      expect(events[6].result).toEqual(JSON.parse(JSON.stringify(Schema.encodeSync(PlaygroundResult)(json))))
+      // A repeat of the key streams the stored turn again, from its stored steps, the reply in one piece.
       const again = (yield* Stream.runCollect(
         yield* streams.playground(principal, slug, { message: "Where are my orders?" }, "stream-1")
       )).pipe(Chunk.toArray).join("")
-      expect(again).toBe(text)
+      expect(again.split("\n\n").filter((frame) => frame.startsWith("event: message.delta"))).toEqual([
+        `event: message.delta\ndata: ${JSON.stringify({ type: "message.delta", delta: "Both shipped." })}`
+      ])
     }))
 
   it.effect("derive-tasks asks the workspace's model for JSON tasks; a useless or failed answer falls back to the outline", () =>
