@@ -1,0 +1,250 @@
+/**
+ * What an AI agent's turn costs, measured on this machine in one run, next to
+ * the Assistant turn of the same run:
+ *
+ * 1. Overhead at 1 connection: playground turns of an agent without tools on
+ *    the offline model (which answers at once, in well under a millisecond),
+ *    one at a time over HTTP, continuing 20 conversations round-robin. The
+ *    figure includes the offline model's own time, so it is an upper bound
+ *    of the agent runtime's overhead. Targets: p50 <= 5 ms, p99 <= 20 ms.
+ * 2. Turns/s at 50 connections (autocannon), agent playground turns and
+ *    echo-Assistant turns (`bench/turns/Load.ts`) on the same node.
+ * 3. First token: a node whose model is a fake OpenAI server that waits
+ *    200 ms before its first token; streamed playground turns, one at a time:
+ *    from the fake writing its first token to the client reading the first
+ *    `message.delta` (both clocks are this process's). Target: p50 <= 10 ms.
+ *
+ * One Parley node per part, started as the launcher starts it (the bundle),
+ * PARLEY_LOG_LEVEL=Warning, PARLEY_MAX_TURNS_IN_FLIGHT=100 for part 2 (the
+ * default bound of 24 would refuse Assistant turns at 50 connections; agent
+ * turns do not pass that gate yet); a fresh database per node, dropped at the
+ * end.
+ *
+ *   npm run bench:agents
+ */
+import autocannon from "autocannon"
+import { Effect } from "effect"
+import * as Crypto from "node:crypto"
+import * as Os from "node:os"
+import { signUpAt } from "../../test/support/Conversations.js"
+import { answer } from "../../test/support/FakeLlmServer.js"
+import { makeFakeOpenAi } from "../../test/support/FakeOpenAi.js"
+import { localCluster } from "../../test/support/LocalCluster.js"
+import { connectedClient, emptyDatabase } from "../../test/support/TestDatabase.js"
+import { benchNodeEnv, loadAverage, parleyTarget, verdict } from "../support/Parley.js"
+import { runBench } from "../support/Run.js"
+import { load, percentile } from "../turns/Load.js"
+
+const CONVERSATIONS = 20
+const SEQUENTIAL_TURNS = 400
+const WARM_UP_TURNS = 50
+const LOAD_SECONDS = 10
+const FIRST_TOKEN_TURNS = 30
+const FIRST_TOKEN_DELAY_MS = 200
+
+const post = async (url: string, body: unknown, headers: Record<string, string>) => {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body)
+  })
+  const text = await response.text()
+  if (response.status >= 300) throw new Error(`${url} answered ${response.status}: ${text}`)
+  return JSON.parse(text)
+}
+
+/** An account (its email verified in place) with an agent without tools; `conversations` playground conversations. */
+const agentTarget = (url: string, databaseUrl: string, conversations: number) =>
+  Effect.gen(function*() {
+    const pg = yield* connectedClient(databaseUrl)
+    const token = yield* Effect.promise(() => signUpAt(url))
+    yield* Effect.promise(() => pg.query(`UPDATE users SET email_verified_at = now()`))
+    const auth = { authorization: `Bearer ${token}` }
+    const slug = "bench-agent"
+    yield* Effect.promise(() =>
+      post(`${url}/v1/ai-agents`, { slug, name: "Bench", instructions: "Answer briefly." }, auth)
+    )
+    const ids = yield* Effect.forEach(
+      Array.from({ length: conversations }, (_, i) => i),
+      (i) =>
+        Effect.promise(() =>
+          post(`${url}/v1/ai-agents/${slug}/playground`, { message: `hello ${i}` }, {
+            ...auth,
+            "idempotency-key": `start-${i}`
+          })
+        ).pipe(Effect.map((result) => result.conversationId as string)),
+      { concurrency: 5 }
+    )
+    return { url, token, slug, conversations: ids }
+  })
+
+type AgentTarget = Effect.Effect.Success<ReturnType<typeof agentTarget>>
+
+/** `count` playground turns one at a time, round-robin over the conversations: each one's time in ms. */
+const sequentialTurns = (target: AgentTarget, count: number, run: string) =>
+  Effect.promise(async () => {
+    const times: Array<number> = []
+    for (let n = 0; n < count; n++) {
+      const started = performance.now()
+      await post(`${target.url}/v1/ai-agents/${target.slug}/playground`, {
+        message: `question ${n}`,
+        conversationId: target.conversations[n % target.conversations.length]
+      }, { authorization: `Bearer ${target.token}`, "idempotency-key": `${run}-${n}` })
+      times.push(performance.now() - started)
+    }
+    return times
+  })
+
+/** Playground turns under autocannon with `connections` connections for `seconds`. */
+const agentLoad = (target: AgentTarget, connections: number, seconds: number) =>
+  Effect.promise(() =>
+    new Promise<{ ok: number; failed: number; latencies: Array<number> }>((resolve, reject) => {
+      const run = Crypto.randomBytes(4).toString("hex")
+      let next = 0
+      let ok = 0
+      const latencies: Array<number> = []
+      const instance = autocannon({
+        url: target.url,
+        connections,
+        duration: seconds,
+        requests: [{
+          setupRequest: (request) => {
+            const n = next++
+            return {
+              ...request,
+              method: "POST",
+              path: `/v1/ai-agents/${target.slug}/playground`,
+              headers: {
+                authorization: `Bearer ${target.token}`,
+                "content-type": "application/json",
+                "idempotency-key": `load-${run}-${n}`
+              },
+              body: JSON.stringify({
+                message: `load ${n}`,
+                conversationId: target.conversations[n % target.conversations.length]
+              })
+            }
+          }
+        }]
+      }, (error, result) => error ? reject(error) : resolve({ ok, failed: result.non2xx + result.errors, latencies }))
+      instance.on("response", (_client, status, _bytes, millis) => {
+        if (status >= 200 && status < 300) {
+          ok++
+          latencies.push(millis)
+        }
+      })
+    })
+  )
+
+const ms = (value: number) => `${value.toFixed(1)} ms`
+
+const offlinePart = Effect.gen(function*() {
+  const { url: databaseUrl } = yield* emptyDatabase
+  // The turns gate (24 by default) would refuse Assistant turns at 50 connections: this compares throughput.
+  const cluster = yield* localCluster({
+    nodes: 1,
+    databaseUrl,
+    env: { ...benchNodeEnv(), PARLEY_MAX_TURNS_IN_FLIGHT: "100" }
+  })
+  const url = cluster.nodes[0]!.url
+  const agent = yield* agentTarget(url, databaseUrl, CONVERSATIONS)
+  yield* sequentialTurns(agent, WARM_UP_TURNS, "warm")
+  const times = yield* sequentialTurns(agent, SEQUENTIAL_TURNS, "seq")
+  const p50 = percentile(times, 50)
+  const p99 = percentile(times, 99)
+  console.log(
+    `\n1. agent turn at 1 connection (offline model, no tools; ${SEQUENTIAL_TURNS} turns over ${CONVERSATIONS} ` +
+      `conversations): p50 ${ms(p50)} ${verdict(p50 <= 5)} (<= 5 ms), p99 ${ms(p99)} ${
+        verdict(p99 <= 20)
+      } (<= 20 ms), max ${ms(Math.max(...times))}`
+  )
+
+  const assistant = yield* parleyTarget([url], 200)
+  // Warm both, then measure them one after the other on the same node.
+  yield* Effect.promise(() => load(assistant, 50, 3))
+  yield* agentLoad(agent, 50, 3)
+  const agents = yield* agentLoad(agent, 50, LOAD_SECONDS)
+  const assistants = yield* Effect.promise(() => load(assistant, 50, LOAD_SECONDS))
+  const rate = (ok: number) => (ok / LOAD_SECONDS).toFixed(0)
+  console.log(`2. at 50 connections for ${LOAD_SECONDS} s each, one node:`)
+  console.log(
+    `   agent playground turns:   ${rate(agents.ok)} turns/s, p50 ${ms(percentile(agents.latencies, 50))}, p99 ${
+      ms(percentile(agents.latencies, 99))
+    }, ${agents.failed} failed`
+  )
+  console.log(
+    `   Assistant turns (echo):   ${rate(assistants.ok)} turns/s, p50 ${
+      ms(percentile(assistants.latencies, 50))
+    }, p99 ${ms(percentile(assistants.latencies, 99))}, ${assistants.failed} failed`
+  )
+  console.log(`   agent / Assistant: ${(agents.ok / Math.max(assistants.ok, 1)).toFixed(2)}`)
+})
+
+/** The time from the fake's first token to the first `message.delta` read by the client, per turn. */
+const firstTokenPart = Effect.gen(function*() {
+  const fake = yield* makeFakeOpenAi
+  fake.respond(() => answer({ text: "Your order A1 left the warehouse this morning.", delayMs: FIRST_TOKEN_DELAY_MS }))
+  const { url: databaseUrl } = yield* emptyDatabase
+  const cluster = yield* localCluster({
+    nodes: 1,
+    databaseUrl,
+    env: {
+      ...benchNodeEnv(),
+      PARLEY_LLM_PROVIDER: "openai-compatible",
+      PARLEY_LLM_MODEL: "bench-model",
+      PARLEY_LLM_BASE_URL: `${fake.origin}/v1`,
+      PARLEY_LLM_API_KEY: "sk-bench",
+      // The fake is on loopback, which outbound calls may not reach unless allowed.
+      PARLEY_TOOL_ALLOWED_HOSTS: "127.0.0.1/32"
+    }
+  })
+  const agent = yield* agentTarget(cluster.nodes[0]!.url, databaseUrl, 5)
+  const gaps = yield* Effect.promise(async () => {
+    const out: Array<number> = []
+    for (let n = 0; n < FIRST_TOKEN_TURNS; n++) {
+      const tokensBefore = fake.firstByteSentAt.length
+      const response = await fetch(`${agent.url}/v1/ai-agents/${agent.slug}/playground?stream=true`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${agent.token}`,
+          "content-type": "application/json",
+          "idempotency-key": `first-${n}`
+        },
+        body: JSON.stringify({ message: `where is A${n}?`, conversationId: agent.conversations[n % 5] })
+      })
+      const reader = response.body!.getReader()
+      const decoder = new TextDecoder()
+      let text = ""
+      let firstDelta: number | undefined
+      while (true) {
+        const chunk = await reader.read()
+        if (chunk.done) break
+        text += decoder.decode(chunk.value, { stream: true })
+        if (firstDelta === undefined && text.includes("event: message.delta")) firstDelta = performance.now()
+      }
+      const firstToken = fake.firstByteSentAt[tokensBefore]
+      if (firstDelta === undefined || firstToken === undefined) throw new Error(`turn ${n}: no delta or no token`)
+      out.push(firstDelta - firstToken)
+    }
+    return out
+  })
+  const p50 = percentile(gaps, 50)
+  console.log(
+    `3. first token (the fake waits ${FIRST_TOKEN_DELAY_MS} ms, then streams word by word; ${FIRST_TOKEN_TURNS} ` +
+      `streamed turns): provider's first token -> client's first message.delta p50 ${ms(p50)} ${
+        verdict(p50 <= 10)
+      } (<= 10 ms), p90 ${ms(percentile(gaps, 90))}, max ${ms(Math.max(...gaps))}`
+  )
+})
+
+const main = Effect.gen(function*() {
+  console.log(
+    `agent benchmark: ${Os.cpus().length} CPUs (${Os.cpus()[0]?.model ?? "?"}), Node ${process.version}; ` +
+      `load average ${loadAverage()}`
+  )
+  yield* Effect.scoped(offlinePart)
+  yield* Effect.scoped(firstTokenPart)
+  console.log(`\nload average at the end: ${loadAverage()}`)
+})
+
+runBench(main)
