@@ -25,7 +25,7 @@ export const MessageDeltaEvent = Schema.Struct({
 /** The turn failed after the stream began; `code` is the `_tag` the JSON form would have answered. */
 export const StreamErrorEvent = Schema.Struct({
   type: Schema.Literal("error"),
-  code: Schema.Literal("UpstreamFailed", "Timeout", "InternalError"),
+  code: Schema.Literal("UpstreamFailed", "Timeout", "Overloaded", "InternalError"),
   message: Schema.String,
   traceId: TraceId
 }).annotations({ identifier: "StreamErrorEvent" })

@@ -30,6 +30,7 @@ import { PublicTurnResult } from "../../domain/aiAgents/PublicTurn.js"
 import { emptyView, remainder, seeDelta, type TurnDelta } from "../../domain/aiAgents/TurnDelta.js"
 import { SSE_HEARTBEAT, sseFrame, stepEvents } from "../../domain/aiAgents/TurnStreamEvents.js"
 import { AgentConversationRepo } from "../../persistence/aiAgents/AgentConversationRepo.js"
+import { Admission } from "../Admission.js"
 import { AgentTurns, type PreparedTurn } from "./AgentTurns.js"
 import { TurnDeltas } from "./TurnDeltas.js"
 
@@ -56,8 +57,14 @@ const toolIdsOf = (request: unknown): ReadonlyMap<string, AiAgentToolId> =>
   })
 
 /** The `error` event's code for a failure the JSON form would answer. */
-const errorCode = (tag: string): "UpstreamFailed" | "Timeout" | "InternalError" =>
-  tag === "UpstreamFailed" ? "UpstreamFailed" : tag === "NotReady" ? "Timeout" : "InternalError"
+const errorCode = (tag: string): "UpstreamFailed" | "Timeout" | "Overloaded" | "InternalError" =>
+  tag === "UpstreamFailed"
+    ? "UpstreamFailed"
+    : tag === "NotReady"
+    ? "Timeout"
+    : tag === "Overloaded"
+    ? "Overloaded"
+    : "InternalError"
 
 export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
   "parley/services/aiAgents/AgentTurnStreams",
@@ -65,6 +72,7 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
     effect: Effect.gen(function*() {
       const turns = yield* AgentTurns
       const deltas = yield* TurnDeltas
+      const admission = yield* Admission
       const repo = yield* AgentConversationRepo
 
       /** The frames of a prepared turn, ending after `message.done` or `error`. */
@@ -181,12 +189,19 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
         }))
 
       /** A playground conversation turn as a stream (the request checked and the conversation found first). */
+      // A full turns gate refuses before the stream begins (a plain 503); a refusal in the race after is an event.
       const playground = (...args: Parameters<typeof turns.preparePlayground>) =>
-        Effect.map(turns.preparePlayground(...args), (prepared) => frames(prepared, true, encodePlayground))
+        Effect.zipRight(
+          admission.checkTurn,
+          Effect.map(turns.preparePlayground(...args), (prepared) => frames(prepared, true, encodePlayground))
+        )
 
       /** A public turn as a stream: no tool events. */
       const publicTurn = (...args: Parameters<typeof turns.preparePublic>) =>
-        Effect.map(turns.preparePublic(...args), (prepared) => frames(prepared, false, encodePublic))
+        Effect.zipRight(
+          admission.checkTurn,
+          Effect.map(turns.preparePublic(...args), (prepared) => frames(prepared, false, encodePublic))
+        )
 
       /**
        * A stateless transcript run as a stream: it runs first (its failures are

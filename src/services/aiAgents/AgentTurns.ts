@@ -14,7 +14,7 @@
  */
 import type { Prompt } from "@effect/ai"
 import type { ClusterError } from "@effect/cluster"
-import { Cause, Data, Effect, Option, Schedule } from "effect"
+import { Cause, Data, Effect, Fiber, Option, Schedule } from "effect"
 import * as Crypto from "node:crypto"
 import { v5 as uuidv5, v7 as uuidv7 } from "uuid"
 import { AgentConversation, type AgentTurnPayload } from "../../actors/AgentConversation.js"
@@ -41,6 +41,7 @@ import type { JsonValue } from "../../domain/Json.js"
 import { TurnFailed } from "../../domain/runtime/RuntimeSession.js"
 import { AgentConversationRepo } from "../../persistence/aiAgents/AgentConversationRepo.js"
 import { AiAgentRepo } from "../../persistence/aiAgents/AiAgentRepo.js"
+import { Admission } from "../Admission.js"
 import { currentTraceId } from "../runtime/CurrentTrace.js"
 import { DELIVERY_LIMIT } from "../runtime/SendTurn.js"
 import { AgentOps } from "../settings/AgentOps.js"
@@ -174,15 +175,29 @@ const playgroundResultOf = (outcome: AgentTurnOutcome, guardrailFree = true) =>
   })
 
 export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/aiAgents/AgentTurns", {
-  effect: Effect.gen(function*() {
+  scoped: Effect.gen(function*() {
     const client = yield* AgentConversation.client
+    const admission = yield* Admission
+    const scope = yield* Effect.scope
     const agents = yield* AiAgentRepo
     const conversations = yield* AgentConversationRepo
     const snapshots = yield* AgentSnapshots
     const runtime = yield* AgentRuntime
     const agentOps = yield* AgentOps
 
-    const send = (payload: AgentTurnPayload) => typed(client(payload.conversationId).Turn(payload))
+    /**
+     * A turn delivered on a fiber of its own, holding a permit of the node's
+     * turns gate (as the Assistants' turns do) until its answer comes or the
+     * delivery limit passes, whatever becomes of the request that sent it: a
+     * client that leaves does not free the node's capacity while its turn
+     * still runs. A full gate answers 503 `Overloaded` at once; the entity
+     * runs the turn once however often it is sent.
+     */
+    const send = (payload: AgentTurnPayload) =>
+      admission.admit(typed(client(payload.conversationId).Turn(payload))).pipe(
+        Effect.forkIn(scope),
+        Effect.flatMap(Fiber.join)
+      )
     const run = <A>(prepared: PreparedTurn<A>) => Effect.map(send(prepared.payload), prepared.answer)
 
     const agentOf = (workspaceId: WorkspaceId, slug: string) =>

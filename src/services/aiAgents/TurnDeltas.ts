@@ -9,7 +9,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Deferred, Effect, PubSub, Queue, Schedule, Schema, type Scope, Stream } from "effect"
+import { Clock, Deferred, Effect, PubSub, Queue, Schedule, Schema, type Scope, Stream } from "effect"
 import * as Crypto from "node:crypto"
 import { pieces, TURN_DELTAS_CHANNEL, TurnDelta } from "../../domain/aiAgents/TurnDelta.js"
 
@@ -38,10 +38,12 @@ export class TurnDeltas extends Effect.Service<TurnDeltas>()("parley/services/ai
     )
     // The node serves once it hears (streams started earlier would miss their first pieces); without an answer
     // in 10 s it serves anyway, its streams showing each reply when it ends.
+    // (On the live clock: a test's TestClock, which stands still, must not hold a node's start.)
     yield* sql`SELECT pg_notify(${TURN_DELTAS_CHANNEL}, ${probe})`.pipe(
       Effect.zipRight(Deferred.await(listening).pipe(Effect.timeout("100 millis"))),
       Effect.retry({ times: 100 }),
-      Effect.catchAllCause((cause) => Effect.logWarning("Streamed turn text is not heard yet", cause))
+      Effect.catchAllCause((cause) => Effect.logWarning("Streamed turn text is not heard yet", cause)),
+      Effect.withClock(Clock.make())
     )
 
     /** Publish one piece of a turn's reply (in parts when long); a failure is logged, not raised. */
