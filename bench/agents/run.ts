@@ -16,9 +16,8 @@
  *
  * One Parley node per part, started as the launcher starts it (the bundle),
  * PARLEY_LOG_LEVEL=Warning, PARLEY_MAX_TURNS_IN_FLIGHT=100 for part 2 (the
- * default bound of 24 would refuse Assistant turns at 50 connections; agent
- * turns do not pass that gate yet); a fresh database per node, dropped at the
- * end.
+ * default bound of 24 would refuse turns at 50 connections: this compares
+ * throughput); a fresh database per node, dropped at the end.
  *
  *   npm run bench:agents
  */
