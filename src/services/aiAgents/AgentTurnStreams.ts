@@ -89,7 +89,7 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
           // Listening before the turn is sent, so that no piece of its reply is missed.
           const pieces = yield* deltas.subscribe(payload.conversationId, payload.idempotencyKey)
           const sent = yield* Effect.forkScoped(Effect.either(turns.send(payload)))
-          /** The last step shown (steps are numbered from 0, stored in order). */
+          /** The last step shown: steps 0 to `shown` have been (steps are numbered from 0). */
           let shown = -1
           let turn: { readonly number: number; readonly toolIds: ReadonlyMap<string, AiAgentToolId> } | undefined
           let view = emptyView
@@ -105,7 +105,9 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
             }
             const { number, toolIds } = turn
             for (const row of yield* repo.stepsAfter(payload.conversationId, number, shown)) {
-              shown = Math.max(shown, row.step)
+              // Parallel tool calls are stored as they finish: a step after a gap waits for the gap to fill.
+              if (row.step !== shown + 1) break
+              shown = row.step
               const step = decodeStep(row.data)
               if (Either.isLeft(step)) continue
               for (const event of stepEvents(step.right, (name) => toolIds.get(name) ?? null)) {
