@@ -64,6 +64,22 @@
       setTimeout(resolve, ms)
     })
   }
+  /** Resolves once the browser is online again, or after `ms` when it is not known to be offline. */
+  var backOnline = function(ms) {
+    return navigator.onLine === false
+      ? new Promise(function(resolve) {
+        window.addEventListener("online", resolve, { once: true })
+      })
+      : sleep(ms)
+  }
+  /** The JSON value of a text; null for an empty or malformed one. */
+  var jsonOf = function(text) {
+    try {
+      return text ? JSON.parse(text) : null
+    } catch {
+      return null
+    }
+  }
 
   // ---- the DOM
 
@@ -328,12 +344,7 @@
         clearTimeout(timer)
       }).then(function(response) {
         return response.text().then(function(text) {
-          var json = null
-          try {
-            json = text ? JSON.parse(text) : null
-          } catch {
-            json = null
-          }
+          var json = jsonOf(text)
           var transient = response.status >= 500 ||
             (response.status === 429 && n < 2 && Number(response.headers.get("retry-after")) <= 5)
           if (transient && n < RETRIES) {
@@ -353,12 +364,7 @@
     }
     var retry = function(n, wait) {
       announce("Reconnecting\u2026")
-      var online = navigator.onLine === false
-        ? new Promise(function(resolve) {
-          window.addEventListener("online", resolve, { once: true })
-        })
-        : sleep(wait)
-      return online.then(function() {
+      return backOnline(wait).then(function() {
         return attempt(n + 1)
       })
     }
@@ -529,12 +535,7 @@
             else if (line.slice(0, 5) === "data:") data.push(line.slice(5).replace(/^ /, ""))
           })
           if (data.length === 0) continue
-          var event = null
-          try {
-            event = JSON.parse(data.join("\n"))
-          } catch {
-            event = null
-          }
+          var event = jsonOf(data.join("\n"))
           if (event) onEvent(type, event)
         }
         return pump()
@@ -575,13 +576,7 @@
       var streamed = response.status === 200 && /text\/event-stream/.test(response.headers.get("content-type") || "")
       if (!streamed) {
         return response.text().then(function(raw) {
-          var json = null
-          try {
-            json = raw ? JSON.parse(raw) : null
-          } catch {
-            json = null
-          }
-          return { response, body: json }
+          return { response, body: jsonOf(raw) }
         })
       }
       var result = { response, body: null, done: null, failure: null }
@@ -683,12 +678,7 @@
     }
     var again = function(n) {
       announce("Reconnecting\u2026")
-      var online = navigator.onLine === false
-        ? new Promise(function(resolve) {
-          window.addEventListener("online", resolve, { once: true })
-        })
-        : sleep(Math.min(400 * Math.pow(2, n), 8000))
-      return online.then(function() {
+      return backOnline(Math.min(400 * Math.pow(2, n), 8000)).then(function() {
         return attempt(n + 1)
       })
     }
