@@ -65,11 +65,16 @@ describe("a three-node cluster", () => {
         }
 
         // Each client talks to its own node first (as a sticky load balancer would) and moves on when it fails.
+        // Every conversation waits for the kill before its turn KILL_AFTER_TURN + 2, so each of the victim's
+        // conversations has turns after it to measure recovery by (however far ahead of the first client it ran).
         const deadline = Date.now() + 120_000
-        let killing: Promise<void> | undefined
+        let startKill: () => void = () => {}
+        const killing = new Promise<void>((resolve, reject) => {
+          startKill = () => void kill().then(resolve, reject)
+        })
         await Promise.all(sessions.map(async (sessionId, i) => {
           for (let turn = 1; turn <= TURNS; turn++) {
-            if (turn === KILL_AFTER_TURN + 1 && i === 0) killing = kill()
+            if (turn === KILL_AFTER_TURN + 1 && i === 0) startKill()
             if (turn > KILL_AFTER_TURN + 1) await killing
             const ack = await sendUntilAnswered(
               () => (turn <= KILL_AFTER_TURN ? urls : live),
