@@ -32,7 +32,7 @@ import { localCluster } from "../../test/support/LocalCluster.js"
 import { connectedClient, emptyDatabase } from "../../test/support/TestDatabase.js"
 import { benchNodeEnv, loadAverage, parleyTarget, verdict } from "../support/Parley.js"
 import { runBench } from "../support/Run.js"
-import { load, percentile } from "../turns/Load.js"
+import { load, percentile, type Target } from "../turns/Load.js"
 
 const CONVERSATIONS = 20
 const SEQUENTIAL_TURNS = 400
@@ -88,6 +88,20 @@ const sequentialTurns = (target: AgentTarget, count: number, run: string) =>
       await post(`${target.url}/v1/ai-agents/${target.slug}/playground`, {
         message: `question ${n}`,
         conversationId: target.conversations[n % target.conversations.length]
+      }, { authorization: `Bearer ${target.token}`, "idempotency-key": `${run}-${n}` })
+      times.push(performance.now() - started)
+    }
+    return times
+  })
+
+/** `count` echo-Assistant turns one at a time, round-robin over the sessions, by the same client: each one's ms. */
+const sequentialAssistantTurns = (target: Target, count: number, run: string) =>
+  Effect.promise(async () => {
+    const times: Array<number> = []
+    for (let n = 0; n < count; n++) {
+      const started = performance.now()
+      await post(`${target.urls[0]}/v1/runtime/sessions/${target.sessions[n % target.sessions.length]}/turns`, {
+        text: `question ${n}`
       }, { authorization: `Bearer ${target.token}`, "idempotency-key": `${run}-${n}` })
       times.push(performance.now() - started)
     }
@@ -157,8 +171,16 @@ const offlinePart = Effect.gen(function*() {
         verdict(p99 <= 20)
       } (<= 20 ms), max ${ms(Math.max(...times))}`
   )
-
+  // The same client and node, an echo Assistant's turn (the runtime's cheapest turn): what a turn costs here at all.
   const assistant = yield* parleyTarget([url], 200)
+  yield* sequentialAssistantTurns(assistant, WARM_UP_TURNS, "warm")
+  const echoes = yield* sequentialAssistantTurns(assistant, SEQUENTIAL_TURNS, "seq")
+  console.log(
+    `   echo-Assistant turn at 1 connection, same client and node: p50 ${ms(percentile(echoes, 50))}, p99 ${
+      ms(percentile(echoes, 99))
+    }; agent / Assistant p50: ${(p50 / percentile(echoes, 50)).toFixed(2)}`
+  )
+
   // Warm both, then measure them one after the other on the same node.
   yield* Effect.promise(() => load(assistant, 50, 3))
   yield* agentLoad(agent, 50, 3)

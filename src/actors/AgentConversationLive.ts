@@ -37,7 +37,7 @@ import {
   StoredTurnFailure
 } from "../domain/aiAgents/AgentTurnOutcome.js"
 import { AgentTurnRequest } from "../domain/aiAgents/AgentTurnRequest.js"
-import { AiAgentSnapshot } from "../domain/aiAgents/AiAgentSnapshot.js"
+import type { AiAgentSnapshot } from "../domain/aiAgents/AiAgentSnapshot.js"
 import { AiAgentConversationClosed, AiAgentConversationNotFound } from "../domain/aiAgents/Conversation.js"
 import { AiAgentConversationId, AiAgentMessageId } from "../domain/aiAgents/Ids.js"
 import { LoopStep } from "../domain/aiAgents/loop/LoopStep.js"
@@ -76,7 +76,6 @@ const decodeOutcome = Schema.decodeUnknown(AgentTurnOutcome)
 const encodeOutcome = Schema.encode(AgentTurnOutcome)
 const decodeFailure = Schema.decodeUnknown(StoredTurnFailure)
 const encodeFailure = Schema.encode(StoredTurnFailure)
-const decodeSnapshot = Schema.decodeUnknown(AiAgentSnapshot)
 
 /** How much of the prompt remembered facts may take, in tokens (ceil(characters / 4)). */
 const MEMORY_TOKENS = 500
@@ -155,13 +154,13 @@ export const AgentConversationLive = AgentConversation.toLayer(
         if (payload.source.kind === "draft") {
           const agent = yield* agents.findById(payload.workspaceId, payload.agentId)
           if (Option.isNone(agent)) return yield* notFound()
-          const draft = yield* snapshots.draft(agent.value)
+          const draft = yield* snapshots.forTurn(agent.value)
           snapshot = draft.snapshot
           revision = draft.revision
         } else {
-          const stored = yield* repo.versionSnapshot(payload.workspaceId, payload.agentId, payload.source.number)
+          const stored = yield* snapshots.version(payload.workspaceId, payload.agentId, payload.source.number)
           if (Option.isNone(stored)) return yield* notFound()
-          snapshot = yield* Effect.orDie(decodeSnapshot(stored.value))
+          snapshot = stored.value
         }
         const ops = yield* agentOps.get(payload.workspaceId)
         const budget = ops.tokenBudgets.perConversation
@@ -201,16 +200,21 @@ export const AgentConversationLive = AgentConversation.toLayer(
         deltas.publish({ conversationId, idempotencyKey: payload.idempotencyKey, epoch: at, step }, seq++, text)
     }
 
-    /** Steps 3 and 4: run (or resume) the turn from its stored steps, then end it. */
+    /**
+     * Steps 3 and 4: run (or resume) the turn from its stored steps, then end
+     * it. A turn just accepted (`resumed` false) has its first attempt counted
+     * by `startTurn` and no stored steps yet.
+     */
     const run = (
       payload: AgentTurnPayload,
       conversation: ConversationRow,
       turn: number,
-      request: AgentTurnRequest
+      request: AgentTurnRequest,
+      resumed: boolean
     ) =>
       Effect.gen(function*() {
         const at = conversation.ownerEpoch
-        const attempts = yield* repo.countAttempt(conversationId, turn, at)
+        const attempts = resumed ? yield* repo.countAttempt(conversationId, turn, at) : Option.some(1)
         if (Option.isNone(attempts)) return yield* fencedOut(at)
         if (attempts.value > limits.attempts) {
           yield* Effect.logError("An agent turn failed on every attempt; recorded as failed").pipe(
@@ -228,15 +232,17 @@ export const AgentConversationLive = AgentConversation.toLayer(
           )
         }
         const started = Date.now()
-        const stored = yield* Effect.forEach(yield* repo.steps(conversationId, turn), (row) =>
-          Effect.orDie(decodeStep(row.data)))
+        const stored = resumed
+          ? yield* Effect.forEach(yield* repo.steps(conversationId, turn), (row) => Effect.orDie(decodeStep(row.data)))
+          : []
         const prepared = yield* runtime.prepare(payload.workspaceId, payload.agentId, request.snapshot)
-        const history = yield* repo.history(conversationId, request.snapshot.conversation.historyWindow)
+        // Messages are written when a turn ends, so a conversation without a finished turn has no history.
+        const history = conversation.turns === 0
+          ? []
+          : yield* repo.history(conversationId, request.snapshot.conversation.historyWindow)
         // The facts the agent remembers that bear on this message (agent facts, and the end user's).
         const facts = yield* memory.forPrompt(payload.agentId, request.endUserId, request.message, MEMORY_TOKENS)
-        const remembered = facts.map((fact) =>
-          fact.key === null ? fact.content : `${fact.key}: ${fact.content}`
-        )
+        const remembered = facts.map((fact) => fact.key === null ? fact.content : `${fact.key}: ${fact.content}`)
         const base: Array<Prompt.MessageEncoded> = [
           {
             role: "system",
@@ -369,14 +375,13 @@ export const AgentConversationLive = AgentConversation.toLayer(
     return AgentConversation.of({
       Turn: Effect.fnUntraced(function*({ payload }) {
         if (epoch === null) return yield* notFound()
-        const current = yield* repo.current(conversationId)
+        const current = yield* repo.currentWithTurn(conversationId, payload.idempotencyKey)
         if (Option.isNone(current)) return yield* notFound()
-        const conversation = current.value
+        const { conversation, prior } = current.value
         if (conversation.ownerEpoch !== epoch) return yield* fencedOut(epoch)
         if (conversation.workspaceId !== payload.workspaceId || conversation.agentId !== payload.agentId) {
           return yield* notFound()
         }
-        const prior = yield* repo.turnByKey(conversationId, payload.idempotencyKey)
         if (Option.isSome(prior)) {
           const stored = prior.value
           if (stored.bodyHash !== payload.bodyHash) {
@@ -389,7 +394,7 @@ export const AgentConversationLive = AgentConversation.toLayer(
           if (stored.status === "failed") return yield* Effect.flip(Effect.orDie(decodeFailure(stored.result)))
           // Running: its owner stopped mid-way; resume it from its stored steps.
           const request = yield* Effect.orDie(decodeRequest(stored.request))
-          return yield* run(payload, conversation, stored.turn, request)
+          return yield* run(payload, conversation, stored.turn, request, true)
         }
         if (conversation.status !== "active") {
           return yield* new AiAgentConversationClosed({
@@ -409,7 +414,7 @@ export const AgentConversationLive = AgentConversation.toLayer(
           traceId: payload.traceId
         })
         if (Option.isNone(turn)) return yield* fencedOut(epoch)
-        return yield* run(payload, conversation, turn.value, request)
+        return yield* run(payload, conversation, turn.value, request, false)
       })
     })
   })

@@ -12,7 +12,6 @@ import { Effect, Option } from "effect"
 import type { AiAgentConversationId, AiAgentId } from "../../domain/aiAgents/Ids.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
 import type { JsonValue } from "../../domain/Json.js"
-import { transaction } from "../Transaction.js"
 
 /** A conversation as the entity reads it. */
 export interface ConversationRow {
@@ -86,23 +85,30 @@ export interface TurnFinish {
 
 const json = (value: unknown) => JSON.stringify(value)
 
+/** A message as `jsonb_to_recordset` reads it: the table's column names. */
+const messageRecord = (message: MessageWrite, seq: number) => ({
+  id: message.id,
+  seq,
+  role: message.role,
+  content: message.content,
+  tool_call: message.toolCall,
+  usage: message.usage,
+  latency_ms: message.latencyMs,
+  model: message.model,
+  version: message.version,
+  finish_reason: message.finishReason,
+  handoff: message.handoff,
+  trace_id: message.traceId
+})
+
 export class AgentConversationRepo extends Effect.Service<AgentConversationRepo>()(
   "parley/persistence/AgentConversationRepo",
   {
     effect: Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const transactional = transaction(sql)
 
       const conversationColumns = sql`id, workspace_id, agent_id, channel, status, end_user_id, title, turns,
         input_tokens::float8 AS input_tokens, output_tokens::float8 AS output_tokens, owner_epoch`
-
-      /** Whether `epoch` still owns the conversation, the row locked until the transaction ends. */
-      const stillOwns = (conversationId: string, epoch: number) =>
-        Effect.map(
-          sql<{ ownerEpoch: number }>`SELECT owner_epoch FROM ai_agent_conversations WHERE id = ${conversationId}
-            FOR UPDATE`,
-          (rows) => rows.length === 1 && rows[0].ownerEpoch === epoch
-        )
 
       return {
         /**
@@ -163,12 +169,53 @@ export class AgentConversationRepo extends Effect.Service<AgentConversationRepo>
             (rows) => Option.fromNullable(rows[0])
           ).pipe(Effect.orDie, Effect.withSpan("AgentConversationRepo.claim")),
 
-        /** The conversation as it is now. */
-        current: (id: string) =>
+        /**
+         * The conversation as it is now and the turn stored under `key`, if
+         * any: what a turn message reads first, in one round trip.
+         */
+        currentWithTurn: (id: string, key: string) =>
           Effect.map(
-            sql<ConversationRow>`SELECT ${conversationColumns} FROM ai_agent_conversations WHERE id = ${id}`,
-            (rows) => Option.fromNullable(rows[0])
-          ).pipe(Effect.orDie, Effect.withSpan("AgentConversationRepo.current")),
+            sql<
+              ConversationRow & {
+                readonly priorTurn: number | null
+                readonly priorBodyHash: string | null
+                readonly priorRequest: unknown
+                readonly priorStatus: TurnRow["status"] | null
+                readonly priorResult: unknown
+                readonly priorAttempts: number | null
+              }
+            >`SELECT c.id, c.workspace_id, c.agent_id, c.channel, c.status, c.end_user_id, c.title, c.turns,
+                c.input_tokens::float8 AS input_tokens, c.output_tokens::float8 AS output_tokens, c.owner_epoch,
+                t.turn AS prior_turn, t.body_hash AS prior_body_hash, t.request AS prior_request,
+                t.status AS prior_status, t.result AS prior_result, t.attempts AS prior_attempts
+              FROM ai_agent_conversations c
+              LEFT JOIN ai_agent_turns t ON t.conversation_id = c.id AND t.idempotency_key = ${key}
+              WHERE c.id = ${id}`,
+            (rows) =>
+              Option.map(Option.fromNullable(rows[0]), (row) => {
+                const {
+                  priorAttempts,
+                  priorBodyHash,
+                  priorRequest,
+                  priorResult,
+                  priorStatus,
+                  priorTurn,
+                  ...conversation
+                } = row
+                const prior: Option.Option<TurnRow> = priorTurn === null
+                  ? Option.none()
+                  : Option.some({
+                    turn: priorTurn,
+                    idempotencyKey: key,
+                    bodyHash: priorBodyHash!,
+                    request: priorRequest,
+                    status: priorStatus!,
+                    result: priorResult,
+                    attempts: priorAttempts!
+                  })
+                return { conversation: conversation as ConversationRow, prior }
+              })
+          ).pipe(Effect.orDie, Effect.withSpan("AgentConversationRepo.currentWithTurn")),
 
         /** The turn stored under `key`, if any. */
         turnByKey: (conversationId: string, key: string) =>
@@ -180,7 +227,8 @@ export class AgentConversationRepo extends Effect.Service<AgentConversationRepo>
 
         /**
          * Accept a turn: the next turn number, status running, with its
-         * request; fenced. None when this epoch no longer owns the conversation.
+         * request and its first attempt counted; fenced. None when this epoch
+         * no longer owns the conversation.
          */
         startTurn: (start: {
           readonly conversationId: string
@@ -194,7 +242,7 @@ export class AgentConversationRepo extends Effect.Service<AgentConversationRepo>
             sql<{ turn: number }>`INSERT INTO ai_agent_turns (conversation_id, turn, idempotency_key, body_hash,
                 request, status, attempts, epoch, trace_id, started_at)
               SELECT c.id, COALESCE((SELECT max(t.turn) FROM ai_agent_turns t WHERE t.conversation_id = c.id), 0) + 1,
-                ${start.idempotencyKey}, ${start.bodyHash}, ${json(start.request)}::jsonb, 'running', 0,
+                ${start.idempotencyKey}, ${start.bodyHash}, ${json(start.request)}::jsonb, 'running', 1,
                 ${start.epoch}, ${start.traceId}, now()
               FROM ai_agent_conversations c WHERE c.id = ${start.conversationId} AND c.owner_epoch = ${start.epoch}
               RETURNING turn`,
@@ -288,39 +336,49 @@ export class AgentConversationRepo extends Effect.Service<AgentConversationRepo>
 
         /**
          * End a turn: its result (status done), its transcript messages and the
-         * conversation's counters, in one transaction that commits only while
-         * `epoch` owns the conversation (false otherwise, nothing written).
+         * conversation's counters, in one statement (so one transaction) that
+         * writes only while `epoch` owns the conversation and the turn is
+         * still running; false otherwise, nothing written. The conversation's
+         * row is locked first (`FOR UPDATE`): a new owner's claim waits for it,
+         * or, committed first, leaves this statement nothing to write.
          */
         finishTurn: (finish: TurnFinish) =>
-          transactional(Effect.gen(function*() {
-            if (!(yield* stillOwns(finish.conversationId, finish.epoch))) return false
-            const done = yield* sql`UPDATE ai_agent_turns SET status = 'done', result = ${json(finish.result)}::jsonb,
-                finished_at = now()
-              WHERE conversation_id = ${finish.conversationId} AND turn = ${finish.turn} AND status = 'running'
-              RETURNING turn`
-            if (done.length !== 1) return false
-            for (const [seq, message] of finish.messages.entries()) {
-              yield* sql`INSERT INTO ai_agent_messages (id, workspace_id, conversation_id, turn, seq, role, content,
+          Effect.map(
+            sql<{ done: number }>`WITH owned AS (
+                SELECT id FROM ai_agent_conversations
+                WHERE id = ${finish.conversationId} AND owner_epoch = ${finish.epoch}
+                FOR UPDATE
+              ), done AS (
+                UPDATE ai_agent_turns t SET status = 'done', result = ${json(finish.result)}::jsonb,
+                  finished_at = now()
+                FROM owned
+                WHERE t.conversation_id = owned.id AND t.turn = ${finish.turn} AND t.status = 'running'
+                RETURNING t.turn
+              ), messages AS (
+                INSERT INTO ai_agent_messages (id, workspace_id, conversation_id, turn, seq, role, content,
                   tool_call, usage, latency_ms, model, version, finish_reason, handoff, trace_id, created_at)
-                VALUES (${message.id}, ${finish.workspaceId}, ${finish.conversationId}, ${finish.turn}, ${seq},
-                  ${message.role}, ${message.content},
-                  ${message.toolCall === null ? null : json(message.toolCall)}::jsonb,
-                  ${message.usage === null ? null : json(message.usage)}::jsonb, ${message.latencyMs},
-                  ${message.model === null ? null : json(message.model)}::jsonb, ${message.version},
-                  ${message.finishReason}, ${message.handoff === null ? null : json(message.handoff)}::jsonb,
-                  ${message.traceId}, clock_timestamp())`
-            }
-            yield* sql`UPDATE ai_agent_conversations SET turns = turns + 1,
-                input_tokens = input_tokens + ${finish.inputTokens},
-                output_tokens = output_tokens + ${finish.outputTokens},
-                cost_usd = CASE WHEN ${finish.costUsd}::float8 IS NULL THEN cost_usd
-                  ELSE COALESCE(cost_usd, 0) + ${finish.costUsd}::float8 END,
-                status = ${finish.status},
-                title = CASE WHEN title = '' THEN ${finish.title} ELSE title END,
-                updated_at = now()
-              WHERE id = ${finish.conversationId}`
-            return true
-          })).pipe(Effect.orDie, Effect.withSpan("AgentConversationRepo.finishTurn")),
+                SELECT m.id, ${finish.workspaceId}, ${finish.conversationId}, ${finish.turn}, m.seq, m.role,
+                  m.content, m.tool_call, m.usage, m.latency_ms, m.model, m.version, m.finish_reason, m.handoff,
+                  m.trace_id, clock_timestamp()
+                FROM jsonb_to_recordset(${json(finish.messages.map(messageRecord))}::jsonb)
+                  AS m(id uuid, seq integer, role text, content text, tool_call jsonb, usage jsonb,
+                    latency_ms integer, model jsonb, version integer, finish_reason text, handoff jsonb, trace_id text)
+                WHERE EXISTS (SELECT 1 FROM done)
+                ORDER BY m.seq
+              ), counters AS (
+                UPDATE ai_agent_conversations SET turns = turns + 1,
+                  input_tokens = input_tokens + ${finish.inputTokens},
+                  output_tokens = output_tokens + ${finish.outputTokens},
+                  cost_usd = CASE WHEN ${finish.costUsd}::float8 IS NULL THEN cost_usd
+                    ELSE COALESCE(cost_usd, 0) + ${finish.costUsd}::float8 END,
+                  status = ${finish.status},
+                  title = CASE WHEN title = '' THEN ${finish.title} ELSE title END,
+                  updated_at = now()
+                WHERE id = ${finish.conversationId} AND EXISTS (SELECT 1 FROM done)
+              )
+              SELECT count(*)::int AS done FROM done`,
+            (rows) => rows[0]?.done === 1
+          ).pipe(Effect.orDie, Effect.withSpan("AgentConversationRepo.finishTurn")),
 
         /** A published version's snapshot, if the agent has that version. */
         versionSnapshot: (workspaceId: string, agentId: string, number: number) =>

@@ -255,10 +255,14 @@ export class AgentMemory extends Effect.Service<AgentMemory>()("parley/services/
       transactional
     )
 
+    /**
+     * Reads see only live facts, so a turn purges nothing (writes and the
+     * list do): one read, and a write only when facts are chosen (their use
+     * counted, outside any transaction: a lost count costs nothing).
+     */
     const forPrompt = Effect.fn("AgentMemory.forPrompt")(
       function*(agentId: AiAgentId, endUserId: EndUserId | null, query: string, tokenBudget: number) {
         const at = yield* now
-        yield* repo.purgeExpired(agentId, at)
         const candidates = yield* repo.promptCandidates(agentId, endUserId, at)
         const chosen = selectForPrompt(
           candidates.map((candidate) => ({
@@ -272,8 +276,7 @@ export class AgentMemory extends Effect.Service<AgentMemory>()("parley/services/
         )
         yield* repo.markUsed(chosen.map((choice) => choice.fact.id), at)
         return chosen.map((choice) => choice.fact)
-      },
-      transactional
+      }
     )
 
     return { list, get, create, update, delete: remove, remember, forPrompt } as const

@@ -158,6 +158,7 @@ const typed = <A>(sent: Effect.Effect<A, SentErrors>) =>
     })
   )
 
+/** The answer of a turn the entity ran (its outcome decoded already: not validated a second time). */
 const playgroundResultOf = (outcome: AgentTurnOutcome, guardrailFree = true) =>
   PlaygroundResult.make({
     conversationId: outcome.conversationId,
@@ -172,7 +173,7 @@ const playgroundResultOf = (outcome: AgentTurnOutcome, guardrailFree = true) =>
     // A playground turn always runs the draft, so it has a revision.
     revision: outcome.revision!,
     traceId: outcome.traceId
-  })
+  }, true)
 
 export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/aiAgents/AgentTurns", {
   scoped: Effect.gen(function*() {
@@ -222,7 +223,7 @@ export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/ai
           })
         }
         const agent = yield* agentOf(principal.workspaceId, slug)
-        const { revision, snapshot } = yield* snapshots.draft(agent)
+        const { revision, snapshot } = yield* snapshots.forTurn(agent)
         const ops = yield* agentOps.get(principal.workspaceId)
         const prepared = yield* runtime.prepare(principal.workspaceId, agent.id, snapshot)
         const variables = request.variables ?? {}

@@ -22,8 +22,9 @@ import { transaction } from "../../persistence/Transaction.js"
 import { currentDate } from "../assistants/Assistants.js"
 import { SettingsWrites } from "./SettingsWrites.js"
 
+/** The settings of a row its repository decoded already: not validated a second time. */
 const toSettings = (row: AgentOpsSettingsRow) =>
-  AgentOpsSettings.make({ ...row, updatedAt: DateTime.unsafeFromDate(row.updatedAt) })
+  AgentOpsSettings.make({ ...row, updatedAt: DateTime.unsafeFromDate(row.updatedAt) }, { disableValidation: true })
 
 const groupsOf = ({ handoff, publishGates, rateLimits, retention, tokenBudgets }: AgentOpsSettingsRow) => ({
   publishGates,

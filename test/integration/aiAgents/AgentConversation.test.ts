@@ -25,6 +25,7 @@ import { AgentTurns, playgroundBodyHash } from "../../../src/services/aiAgents/A
 import { AgentTurnStreams } from "../../../src/services/aiAgents/AgentTurnStreams.js"
 import { AiAgents } from "../../../src/services/aiAgents/AiAgents.js"
 import { AiAgentsLive } from "../../../src/services/aiAgents/AiAgentsLive.js"
+import { AiAgentTools } from "../../../src/services/aiAgents/AiAgentTools.js"
 import { AssistantsLive } from "../../../src/services/assistants/AssistantsLive.js"
 import { DeploymentsLive } from "../../../src/services/deployments/DeploymentsLive.js"
 import { IdentityLive } from "../../../src/services/identity/IdentityLive.js"
@@ -213,6 +214,35 @@ layer(Node, { excludeTestServices: true, timeout: 120_000 })("AgentConversation"
       expect(next.message.content).toBe("You're welcome.")
       const roles = fake.requests[2]!.body.messages.map((m: any) => m.role)
       expect(roles).toEqual(["system", "user", "assistant", "tool", "assistant", "tool", "assistant", "user"])
+    }))
+
+  it.effect("a draft edit reaches the next turn of a conversation at once (snapshots are reused by revision)", () =>
+    Effect.gen(function*() {
+      const { fake } = yield* Harness
+      const turns = yield* AgentTurns
+      const tools = yield* AiAgentTools
+      const sql = yield* SqlClient.SqlClient
+      const { agentId, principal, slug } = yield* setup()
+      fake.respond(() => answer({ text: "Noted." }))
+      const offered = () => (fake.requests.at(-1)!.body.tools ?? []).map((tool: any) => tool.function.name).sort()
+      const first = yield* turns.playground(principal, slug, { message: "Hello" }, fresh("key"))
+      expect(offered()).toEqual(["broken", "lookup"])
+      const conversationId = first.conversationId!
+      // Twice at the same revision: the same tools.
+      const second = yield* turns.playground(principal, slug, { conversationId, message: "Again" }, fresh("key"))
+      expect(second.revision).toBe(first.revision)
+      expect(offered()).toEqual(["broken", "lookup"])
+      // Disabling a tool bumps the revision; the very next turn runs without it.
+      const [broken] = yield* sql<{ id: string }>`SELECT id FROM ai_agent_tools
+        WHERE agent_id = ${agentId} AND name = 'broken'`
+      yield* tools.update(principal, slug, broken!.id as never, { enabled: false }, undefined, {
+        ipAddress: null,
+        userAgent: null,
+        traceId: null
+      })
+      const third = yield* turns.playground(principal, slug, { conversationId, message: "And now?" }, fresh("key"))
+      expect(third.revision).toBe(first.revision + 1)
+      expect(offered()).toEqual(["lookup"])
     }))
 
   it.effect("a client that gives up mid-turn and retries with the same key gets the one stored turn", () =>
