@@ -43,6 +43,7 @@ import { AiAgentConversationId, AiAgentMessageId } from "../domain/aiAgents/Ids.
 import { LoopStep } from "../domain/aiAgents/loop/LoopStep.js"
 import { toolIdempotencyKey } from "../domain/aiAgents/loop/ToolIdempotencyKey.js"
 import { storable } from "../domain/aiAgents/StorableJson.js"
+import { pieces } from "../domain/aiAgents/TurnDelta.js"
 import { turnToolCalls, turnUsage } from "../domain/aiAgents/TurnSummary.js"
 import { excerpt } from "../domain/Excerpt.js"
 import { IdempotencyKeyReused } from "../domain/Idempotency.js"
@@ -193,11 +194,22 @@ export const AgentConversationLive = AgentConversation.toLayer(
         return yield* failure
       })
 
-    /** Pieces of the reply of `payload`'s turn, run under epoch `at`, published in order. */
+    /** Pieces of the reply of `payload`'s turn, run under epoch `at`, published in order with their offsets. */
     const publishDelta = (payload: AgentTurnPayload, at: number) => {
       let seq = 0
-      return (step: number, text: string) =>
-        deltas.publish({ conversationId, idempotencyKey: payload.idempotencyKey, epoch: at, step }, seq++, text)
+      const written = new Map<number, number>()
+      return (step: number, text: string) => {
+        const offset = written.get(step) ?? 0
+        written.set(step, offset + text.length)
+        const first = seq
+        seq += pieces(text).length
+        return deltas.publish(
+          { conversationId, idempotencyKey: payload.idempotencyKey, epoch: at, step },
+          first,
+          offset,
+          text
+        )
+      }
     }
 
     /**

@@ -511,9 +511,9 @@
   // ---- the AI agent's public turn (data-agent-token)
 
   /**
-   * The events of a text/event-stream body as they arrive: `onEvent(type, data)`
-   * for each, `onChunk()` for anything read (heartbeats included). Resolves when
-   * the body ends.
+   * The events of a text/event-stream body as they arrive: `onEvent(type, data,
+   * id)` for each, `onChunk()` for anything read (heartbeats included). Resolves
+   * when the body ends.
    */
   var readEvents = function(response, onEvent, onChunk) {
     var reader = response.body.getReader()
@@ -529,14 +529,16 @@
           var frame = buffer.slice(0, end)
           buffer = buffer.slice(end + 2)
           var type = "message"
+          var id = null
           var data = []
           frame.split("\n").forEach(function(line) {
             if (line.slice(0, 6) === "event:") type = line.slice(6).trim()
+            else if (line.slice(0, 3) === "id:") id = line.slice(3).trim()
             else if (line.slice(0, 5) === "data:") data.push(line.slice(5).replace(/^ /, ""))
           })
           if (data.length === 0) continue
           var event = jsonOf(data.join("\n"))
-          if (event) onEvent(type, event)
+          if (event) onEvent(type, event, id)
         }
         return pump()
       })
@@ -545,13 +547,14 @@
   }
 
   /**
-   * One attempt at a streamed agent turn: `onDelta(text)` for each piece of the
-   * reply. Resolves with the response and, for a stream, its `message.done`
-   * result or `error` event (neither: the stream broke). An attempt that reads
-   * nothing for ATTEMPT_TIMEOUT_MS (the server sends a heartbeat every 15 s)
-   * is abandoned.
+   * One attempt at a streamed agent turn: `onDelta(text, id)` for each piece of
+   * the reply; `lastEventId`, the id of the last piece an earlier attempt
+   * showed, makes the stream leave out what it showed. Resolves with the
+   * response and, for a stream, its `message.done` result or `error` event
+   * (neither: the stream broke). An attempt that reads nothing for
+   * ATTEMPT_TIMEOUT_MS (the server sends a heartbeat every 15 s) is abandoned.
    */
-  var agentAttempt = function(text, key, onDelta) {
+  var agentAttempt = function(text, key, lastEventId, onDelta) {
     var body = { message: text }
     if (sessionId) body.conversationId = sessionId
     if (options.endUserId) body.endUserId = options.endUserId
@@ -566,7 +569,10 @@
     idle()
     return fetch(apiBase + "/v1/public/ai-agents/" + encodeURIComponent(agentToken) + "/turn?stream=true", {
       method: "POST",
-      headers: { "content-type": "application/json", "idempotency-key": key, accept: "text/event-stream" },
+      headers: Object.assign(
+        { "content-type": "application/json", "idempotency-key": key, accept: "text/event-stream" },
+        lastEventId ? { "last-event-id": lastEventId } : {}
+      ),
       body: JSON.stringify(body),
       mode: "cors",
       credentials: "omit",
@@ -580,8 +586,8 @@
         })
       }
       var result = { response, body: null, done: null, failure: null }
-      return readEvents(response, function(type, event) {
-        if (type === "message.delta" && typeof event.delta === "string") onDelta(event.delta)
+      return readEvents(response, function(type, event, id) {
+        if (type === "message.delta" && typeof event.delta === "string") onDelta(event.delta, id)
         else if (type === "message.done") result.done = event.result
         else if (type === "error") result.failure = event
       }, idle).then(function() {
@@ -595,8 +601,9 @@
   /**
    * Sends one message to the agent and shows its reply as it is written. A
    * broken connection or a 5xx is retried with the same key: the server runs the
-   * turn once and streams the stored turn again to a repeat, so the reply
-   * shown so far is replaced by the repeat's.
+   * turn once, and the repeat sends the id of the last piece shown as
+   * Last-Event-ID, so the stream goes on from there (without an id, it streams
+   * the turn again and the reply shown so far is replaced).
    */
   function sendAgent(text, key) {
     if (busy || ended) return
@@ -606,6 +613,7 @@
     setBusy(true)
     var bubble = null
     var reply = ""
+    var lastId = null
     var show = function() {
       if (!bubble) bubble = add(botText(""))
       bubble.lastChild.textContent = reply
@@ -617,10 +625,13 @@
       })
     }
     var attempt = function(n) {
-      reply = ""
-      if (bubble) show()
-      return agentAttempt(text, key, function(delta) {
+      if (!lastId) {
+        reply = ""
+        if (bubble) show()
+      }
+      return agentAttempt(text, key, lastId, function(delta, id) {
         reply += delta
+        if (id) lastId = id
         show()
       }).then(function(result) {
         var status = result.response.status

@@ -2,8 +2,8 @@
  * A piece of a streaming turn's reply on its way from the node running the
  * turn to the node holding the request (PostgreSQL NOTIFY on one channel,
  * read by every node): which turn (conversation and idempotency key), the
- * owner epoch that ran it, the model step, the piece's number within the
- * step, and the text. A NOTIFY payload holds at most 8000 bytes, so a long
+ * owner epoch that ran it, the model step, the piece's number, where it
+ * begins in the step's text, and the text. A NOTIFY payload holds at most 8000 bytes, so a long
  * piece is sent in parts of `MAX_PIECE` characters.
  */
 import { Schema } from "effect"
@@ -20,6 +20,8 @@ export const TurnDelta = Schema.Struct({
   epoch: Schema.Int,
   step: Schema.Int,
   seq: Schema.Int,
+  /** Where the piece begins in its step's text (UTF-16 units). */
+  offset: Schema.Int,
   delta: Schema.String
 })
 export type TurnDelta = typeof TurnDelta.Type
@@ -39,41 +41,105 @@ export const pieces = (text: string, max = MAX_PIECE): Array<string> => {
 }
 
 /**
- * What a stream shows of the deltas of one turn. Steps are followed in the
- * order they arrive; a step seen again under another epoch (a node died and
- * the new owner ran the step again) makes the rest unreliable (`diverged`):
- * nothing more is shown, and the final answer settles it.
+ * What a stream has shown of a turn's text. Each model step's text arrives
+ * as pieces (live, and lost when a notification is) and, once the step is
+ * stored, whole; the view follows one step at a time and shows each
+ * character once, in order:
+ *
+ * - `step`: the step whose text it is showing; `shown`: how much of it,
+ *   from its start; `text`: what that is, when known (a stream resumed by
+ *   `Last-Event-ID` knows only how much the client saw);
+ * - `gapped`: a piece of the step went missing, so no later piece of it is
+ *   shown; the stored text fills in from `shown`;
+ * - `epochs`: the owner epoch of each step's text; a step seen under two
+ *   (a node died mid-answer and its successor wrote the step again) makes
+ *   the rest unreliable (`diverged`): nothing more is shown, and the turn's
+ *   stored answer (`message.done`) settles it.
  */
 export interface DeltaView {
   readonly epochs: ReadonlyMap<number, number>
-  readonly lastStep: number
-  /** The text shown of the last step. */
-  readonly lastText: string
+  readonly step: number
+  readonly shown: number
+  readonly text: string | null
+  readonly gapped: boolean
   readonly diverged: boolean
 }
 
-export const emptyView: DeltaView = { epochs: new Map(), lastStep: -1, lastText: "", diverged: false }
+export const emptyView: DeltaView = {
+  epochs: new Map(),
+  step: -1,
+  shown: 0,
+  text: "",
+  gapped: false,
+  diverged: false
+}
 
-/** The view after `delta`, and whether to show it. */
-export const seeDelta = (view: DeltaView, delta: TurnDelta): { readonly view: DeltaView; readonly show: boolean } => {
-  if (view.diverged) return { view, show: false }
-  const epoch = view.epochs.get(delta.step)
-  if ((epoch !== undefined && epoch !== delta.epoch) || delta.step < view.lastStep) {
-    return { view: { ...view, diverged: true }, show: false }
+/** The view of a stream whose client saw `shown` characters of step `step`'s text (Infinity: all of it). */
+export const resumedView = (step: number, shown: number): DeltaView => ({ ...emptyView, step, shown, text: null })
+
+/** What to show: the view after it, and the text (empty for nothing). */
+export interface Seen {
+  readonly view: DeltaView
+  readonly text: string
+}
+
+/** `text` from `at` on, never starting inside a surrogate pair. */
+const from = (text: string, at: number): string => {
+  const low = text.charCodeAt(at)
+  return text.slice(at > 0 && low >= 0xdc00 && low <= 0xdfff ? at - 1 : at)
+}
+
+/** The same step's view after `epoch` wrote to it; diverged when another epoch did before. */
+const inEpoch = (view: DeltaView, step: number, epoch: number): DeltaView | null => {
+  const known = view.epochs.get(step)
+  return known !== undefined && known !== epoch ? null : { ...view, epochs: new Map(view.epochs).set(step, epoch) }
+}
+
+/** The view after the live piece `delta`, and what of it to show. */
+export const seeDelta = (view: DeltaView, delta: TurnDelta): Seen => {
+  // A piece of an earlier step arrives late, or the client saw that step before it resumed.
+  if (view.diverged || delta.step < view.step) return { view, text: "" }
+  const epoched = inEpoch(view, delta.step, delta.epoch)
+  if (epoched === null) return { view: { ...view, diverged: true }, text: "" }
+  const current = delta.step === view.step
+    ? epoched
+    : { ...epoched, step: delta.step, shown: 0, text: "", gapped: false }
+  if (current.gapped || delta.offset > current.shown) return { view: { ...current, gapped: true }, text: "" }
+  const end = delta.offset + delta.delta.length
+  if (end <= current.shown) return { view: current, text: "" }
+  const text = from(delta.delta, current.shown - delta.offset)
+  return {
+    view: { ...current, shown: end, text: current.text === null ? null : current.text + text },
+    text
   }
-  const epochs = new Map(view.epochs).set(delta.step, delta.epoch)
-  const lastText = delta.step === view.lastStep ? view.lastText + delta.delta : delta.delta
-  return { view: { epochs, lastStep: delta.step, lastText, diverged: false }, show: true }
+}
+
+/** The view after model step `step`'s stored text (written under `epoch`), and what of it is still to show. */
+export const seeStoredText = (view: DeltaView, step: number, epoch: number, stored: string): Seen => {
+  if (view.diverged || step < view.step) return { view, text: "" }
+  const epoched = inEpoch(view, step, epoch)
+  if (epoched === null) return { view: { ...view, diverged: true }, text: "" }
+  const shown = step === view.step ? Math.min(view.shown, stored.length) : 0
+  // What the pieces showed must begin the stored text; otherwise the answer settles it.
+  const known = step === view.step ? view.text : ""
+  if (known !== null && !stored.startsWith(known.slice(0, shown))) {
+    return { view: { ...epoched, diverged: true }, text: "" }
+  }
+  return {
+    view: { ...epoched, step, shown: stored.length, text: stored, gapped: false },
+    text: from(stored, shown)
+  }
 }
 
 /**
  * What is still to be shown of the final reply `content` once the turn has
- * ended: all of it when nothing was streamed, the rest of it when the last
- * step's streamed text begins it (its last pieces may arrive after the
- * answer), nothing when what was shown went another way (the answer settles it).
+ * ended and its last model step was seen: the rest of it after what the
+ * last step showed (all of it when that showed nothing, as a handoff's
+ * words), nothing when what was shown went another way (the answer settles it).
  */
 export const remainder = (view: DeltaView, content: string): string => {
-  if (view.lastStep < 0) return content
-  if (view.diverged || !content.startsWith(view.lastText)) return ""
-  return content.slice(view.lastText.length)
+  if (view.diverged) return ""
+  const shown = Math.min(view.shown, content.length)
+  if (view.text !== null && !content.startsWith(view.text.slice(0, shown))) return ""
+  return from(content, shown)
 }

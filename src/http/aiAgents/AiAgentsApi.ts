@@ -12,8 +12,9 @@ import { AiAgentDraftNotFound } from "../../domain/aiAgents/AiAgentDraft.js"
 import { AiAgentConversationClosed, AiAgentConversationNotFound } from "../../domain/aiAgents/Conversation.js"
 import { DerivedTasks, DeriveTasksRequest } from "../../domain/aiAgents/DerivedTasks.js"
 import { PlaygroundRequest, PlaygroundResult } from "../../domain/aiAgents/Playground.js"
+import { AgentTurnHeaders } from "../../domain/aiAgents/TurnStreamEvents.js"
 import { NotReady, UpstreamFailed, ValidationFailed } from "../../domain/HttpErrors.js"
-import { IdempotencyHeaders, IdempotencyKeyReused } from "../../domain/Idempotency.js"
+import { IdempotencyKeyReused } from "../../domain/Idempotency.js"
 import { Page } from "../../domain/Pagination.js"
 import { IfMatchHeaders, RevisionConflict } from "../../domain/Revision.js"
 import { TurnFailed } from "../../domain/runtime/RuntimeSession.js"
@@ -99,7 +100,7 @@ export class AiAgentsApi extends HttpApiGroup.make("aiAgents")
   .add(
     HttpApiEndpoint.post("playground")`/ai-agents/${slug}/playground`
       .setUrlParams(StreamParams)
-      .setHeaders(IdempotencyHeaders)
+      .setHeaders(AgentTurnHeaders)
       .setPayload(PlaygroundRequest)
       .addSuccess(PlaygroundResult)
       .addError(AiAgentNotFound)

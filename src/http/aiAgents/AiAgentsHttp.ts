@@ -53,7 +53,7 @@ export const AiAgentsHttpLive = HttpApiBuilder.group(Api, "aiAgents", (handlers)
           return eventStream(
             "messages" in payload
               ? yield* streams.transcript(principal, path.slug, payload, key)
-              : yield* streams.playground(principal, path.slug, payload, key)
+              : yield* streams.playground(headers["last-event-id"], principal, path.slug, payload, key)
           )
         }))
   }))

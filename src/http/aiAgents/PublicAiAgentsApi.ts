@@ -3,8 +3,9 @@ import { PublicTurnStreamEvent, StreamParams } from "../../domain/aiAgents/Agent
 import { AiAgentConversationClosed, AiAgentConversationNotFound } from "../../domain/aiAgents/Conversation.js"
 import { PublicAgentToken } from "../../domain/aiAgents/PublicToken.js"
 import { PublicAgentNotFound, PublicTurnRequest, PublicTurnResult } from "../../domain/aiAgents/PublicTurn.js"
+import { AgentTurnHeaders } from "../../domain/aiAgents/TurnStreamEvents.js"
 import { Forbidden, NotReady, UpstreamFailed, ValidationFailed } from "../../domain/HttpErrors.js"
-import { IdempotencyHeaders, IdempotencyKeyReused } from "../../domain/Idempotency.js"
+import { IdempotencyKeyReused } from "../../domain/Idempotency.js"
 import { TurnFailed } from "../../domain/runtime/RuntimeSession.js"
 import { documentEventStream } from "./EventStreamDoc.js"
 
@@ -15,7 +16,7 @@ export class PublicAiAgentsApi extends HttpApiGroup.make("publicAiAgents")
   .add(
     HttpApiEndpoint.post("turn")`/public/ai-agents/${publicToken}/turn`
       .setUrlParams(StreamParams)
-      .setHeaders(IdempotencyHeaders)
+      .setHeaders(AgentTurnHeaders)
       .setPayload(PublicTurnRequest)
       .addSuccess(PublicTurnResult)
       .addError(PublicAgentNotFound)

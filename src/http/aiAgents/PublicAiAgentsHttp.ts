@@ -26,7 +26,7 @@ export const PublicAiAgentsHttpLive = HttpApiBuilder.group(Api, "publicAiAgents"
         })
         const agent = { workspaceId: live.agent.workspaceId, agentId: live.agent.id, version: live.version }
         return urlParams.stream
-          ? eventStream(yield* streams.publicTurn(agent, payload, headers["idempotency-key"]))
+          ? eventStream(yield* streams.publicTurn(headers["last-event-id"], agent, payload, headers["idempotency-key"]))
           : yield* turns.publicTurn(agent, payload, headers["idempotency-key"])
       }))
   }))

@@ -17,7 +17,7 @@ import { Effect } from "effect"
 
 const PREFIXES = ["/v1/public/runtime/", "/v1/public/ai-agents/"]
 
-const ALLOWED_HEADERS = "authorization, content-type, idempotency-key, traceparent"
+const ALLOWED_HEADERS = "authorization, content-type, idempotency-key, last-event-id, traceparent"
 export const EXPOSED_HEADERS = "retry-after, x-trace-id"
 /** How long a browser may keep a preflight's answer. */
 const MAX_AGE_SECONDS = "600"

@@ -268,9 +268,9 @@ export class AgentConversationRepo extends Effect.Service<AgentConversationRepo>
             Effect.withSpan("AgentConversationRepo.steps")
           ),
 
-        /** The stored steps of a turn after step `after`, in index order (what a stream has not shown yet). */
+        /** The stored steps of a turn after step `after`, in index order, with the epoch that wrote each (for streams). */
         stepsAfter: (conversationId: string, turn: number, after: number) =>
-          sql<StepRow>`SELECT step, kind, data FROM ai_agent_steps
+          sql<StepRow & { readonly epoch: number }>`SELECT step, kind, data, epoch FROM ai_agent_steps
             WHERE conversation_id = ${conversationId} AND turn = ${turn} AND step > ${after} ORDER BY step`.pipe(
             Effect.orDie,
             Effect.withSpan("AgentConversationRepo.stepsAfter")

@@ -7,15 +7,19 @@
  * (`TurnDeltas`, through the database, so any node can serve the stream of a
  * turn another node runs), and this node sends each piece as a
  * `message.delta` at once. The turn's steps are read back as they are stored
- * (every 200 ms, and before the text of a later model step) and sent as
- * `tool.call` and `tool.result` events (playground only). When the turn
- * ends, whatever of the reply the pieces did not show (all of it, for a
- * repeat answered from storage) is one more `message.delta`, then
- * `message.done` carries what the JSON form answers; if pieces were lost or
- * a node died mid-answer and its successor wrote the answer again, the
- * stream shows no more pieces and `message.done` is the reply. A failure
- * after the stream began is an `error` event. A comment line every 15 s
- * keeps proxies from closing an idle stream.
+ * (every 200 ms, and before the text of a later model step): a model step's
+ * text, as far as its pieces did not show it, then its `tool.call` events,
+ * and a tool step's `tool.result` (tool events on the playground only). The
+ * reply's own step waits for the turn's end, so its pieces show it as it is
+ * written; then whatever they did not show (all of it, for a repeat
+ * answered from storage) is one more `message.delta`, and `message.done`
+ * carries what the JSON form answers. If a node died mid-answer and its
+ * successor wrote a step again, the stream shows no more text and
+ * `message.done` is the reply. A failure after the stream began is an
+ * `error` event. A comment line every 15 s keeps proxies from closing an
+ * idle stream. Every other event has an id (`TurnStreamEvents`); given the
+ * last one a lost stream showed (`Last-Event-ID`), the stream leaves out
+ * what it showed.
  *
  * Failures before the turn is sent (a bad request, an unknown agent or
  * conversation) are ordinary HTTP errors.
@@ -27,8 +31,25 @@ import type { AiAgentToolId } from "../../domain/aiAgents/Ids.js"
 import { LoopStep } from "../../domain/aiAgents/loop/LoopStep.js"
 import { PlaygroundResult } from "../../domain/aiAgents/Playground.js"
 import { PublicTurnResult } from "../../domain/aiAgents/PublicTurn.js"
-import { emptyView, remainder, seeDelta, type TurnDelta } from "../../domain/aiAgents/TurnDelta.js"
-import { SSE_HEARTBEAT, sseFrame, stepEvents } from "../../domain/aiAgents/TurnStreamEvents.js"
+import {
+  emptyView,
+  remainder,
+  resumedView,
+  seeDelta,
+  type Seen,
+  seeStoredText,
+  type TurnDelta
+} from "../../domain/aiAgents/TurnDelta.js"
+import {
+  DONE_EVENT_ID,
+  resumeAt,
+  type ResumePoint,
+  SSE_HEARTBEAT,
+  sseFrame,
+  stepEvents,
+  textEventId,
+  toolEventId
+} from "../../domain/aiAgents/TurnStreamEvents.js"
 import { AgentConversationRepo } from "../../persistence/aiAgents/AgentConversationRepo.js"
 import { Admission } from "../Admission.js"
 import { AgentTurns, type PreparedTurn } from "./AgentTurns.js"
@@ -75,11 +96,15 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
       const admission = yield* Admission
       const repo = yield* AgentConversationRepo
 
-      /** The frames of a prepared turn, ending after `message.done` or `error`. */
+      /**
+       * The frames of a prepared turn, ending after `message.done` or
+       * `error`; from `resume` on when the client sent `Last-Event-ID`.
+       */
       const frames = <A>(
         prepared: PreparedTurn<A>,
         showTools: boolean,
-        encode: (result: A) => unknown
+        encode: (result: A) => unknown,
+        resume: ResumePoint | undefined
       ): Stream.Stream<string> =>
         Stream.unwrapScoped(Effect.gen(function*() {
           const payload = { ...prepared.payload, stream: true }
@@ -89,32 +114,59 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
           // Listening before the turn is sent, so that no piece of its reply is missed.
           const pieces = yield* deltas.subscribe(payload.conversationId, payload.idempotencyKey)
           const sent = yield* Effect.forkScoped(Effect.either(turns.send(payload)))
-          /** The last step shown: steps 0 to `shown` have been (steps are numbered from 0). */
-          let shown = -1
+          /** The last step read: steps 0 to `read` have been (steps are numbered from 0). */
+          let read = -1
           let turn: { readonly number: number; readonly toolIds: ReadonlyMap<string, AiAgentToolId> } | undefined
-          let view = emptyView
+          let view = resume === undefined ? emptyView : resumedView(resume.textStep, resume.textShown)
 
-          /** Offer the events of the steps stored since the last look. */
-          const newSteps = Effect.gen(function*() {
-            if (!showTools) return
-            if (turn === undefined) {
-              const found = yield* repo.turnByKey(payload.conversationId, payload.idempotencyKey)
-              // Another body under this key is not this request's turn (the entity refuses it).
-              if (Option.isNone(found) || found.value.bodyHash !== payload.bodyHash) return
-              turn = { number: found.value.turn, toolIds: toolIdsOf(found.value.request) }
-            }
-            const { number, toolIds } = turn
-            for (const row of yield* repo.stepsAfter(payload.conversationId, number, shown)) {
-              // Parallel tool calls are stored as they finish: a step after a gap waits for the gap to fill.
-              if (row.step !== shown + 1) break
-              shown = row.step
-              const step = decodeStep(row.data)
-              if (Either.isLeft(step)) continue
-              for (const event of stepEvents(step.right, (name) => toolIds.get(name) ?? null)) {
-                yield* queue.offer(sseFrame(event.type, event))
+          const showText = (step: number, seen: Seen) =>
+            Effect.suspend(() => {
+              view = seen.view
+              return seen.text === ""
+                ? Effect.void
+                : queue.offer(
+                  sseFrame("message.delta", { type: "message.delta", delta: seen.text }, textEventId(step, view.shown))
+                )
+            })
+
+          /**
+           * Offer the events of the steps stored since the last look: a model
+           * step's text (what its pieces did not show), then its tool events.
+           * The reply's own step (no tool calls: the last) waits for the turn's
+           * end (`final`), so that its pieces, which may still be on their way,
+           * show it as it was written.
+           */
+          const newSteps = (final: boolean) =>
+            Effect.gen(function*() {
+              if (turn === undefined) {
+                const found = yield* repo.turnByKey(payload.conversationId, payload.idempotencyKey)
+                // Another body under this key is not this request's turn (the entity refuses it).
+                if (Option.isNone(found) || found.value.bodyHash !== payload.bodyHash) return
+                turn = { number: found.value.turn, toolIds: toolIdsOf(found.value.request) }
               }
-            }
-          })
+              const { number, toolIds } = turn
+              for (const row of yield* repo.stepsAfter(payload.conversationId, number, read)) {
+                // Parallel tool calls are stored as they finish: a step after a gap waits for the gap to fill.
+                if (row.step !== read + 1) break
+                const step = decodeStep(row.data)
+                if (
+                  !final && Either.isRight(step) && step.right._tag === "ModelStep" && step.right.toolCalls.length === 0
+                ) {
+                  break
+                }
+                read = row.step
+                if (Either.isLeft(step)) continue
+                if (step.right._tag === "ModelStep") {
+                  yield* showText(row.step, seeStoredText(view, row.step, row.epoch, step.right.text))
+                }
+                if (!showTools) continue
+                const events = stepEvents(step.right, (name) => toolIds.get(name) ?? null)
+                for (const [n, event] of events.entries()) {
+                  if (resume?.sawToolEvent(row.step, n)) continue
+                  yield* queue.offer(sseFrame(event.type, event, toolEventId(row.step, n)))
+                }
+              }
+            })
 
           /**
            * Show one piece of the reply: first the steps stored before its
@@ -122,12 +174,8 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
            */
           const showPiece = (delta: TurnDelta) =>
             Effect.gen(function*() {
-              if (delta.step > shown + 1) yield* newSteps
-              const seen = seeDelta(view, delta)
-              view = seen.view
-              if (seen.show) {
-                yield* queue.offer(sseFrame("message.delta", { type: "message.delta", delta: delta.delta }))
-              }
+              if (delta.step > read + 1) yield* newSteps(false)
+              yield* showText(delta.step, seeDelta(view, delta))
             })
 
           // The pieces as they come; a piece taken is shown even if the forwarder is stopped meanwhile.
@@ -147,21 +195,35 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
               onRight: (outcome) =>
                 Effect.gen(function*() {
                   const answer = prepared.answer(outcome)
-                  // What the pieces did not show of the reply (all of it for a turn answered from storage).
+                  // What the last step's text did not show of the reply (a handoff's words when it had none).
                   const rest = remainder(view, outcome.message.content)
-                  if (rest !== "") yield* queue.offer(sseFrame("message.delta", { type: "message.delta", delta: rest }))
-                  yield* queue.offer(sseFrame("message.done", { type: "message.done", result: encode(answer) }))
+                  if (rest !== "") {
+                    yield* queue.offer(
+                      sseFrame(
+                        "message.delta",
+                        { type: "message.delta", delta: rest },
+                        textEventId(
+                          Math.max(view.step, 0),
+                          Math.min(view.shown, outcome.message.content.length) +
+                            rest.length
+                        )
+                      )
+                    )
+                  }
+                  yield* queue.offer(
+                    sseFrame("message.done", { type: "message.done", result: encode(answer) }, DONE_EVENT_ID)
+                  )
                 })
             })
 
           yield* Effect.gen(function*() {
             while (true) {
               const done = yield* Fiber.poll(sent)
-              yield* lock.withPermits(1)(newSteps)
               if (Option.isSome(done)) {
-                // The pieces that came before the answer are shown; any later ones are in the answer.
+                // The pieces that came before the answer are shown, then the stored steps fill in what they did not.
                 yield* Fiber.interrupt(forwarder)
                 yield* Effect.forEach(yield* Queue.takeAll(pieces), showPiece, { discard: true })
+                yield* newSteps(true)
                 const exit = done.value
                 if (exit._tag === "Success") {
                   yield* end(exit.value)
@@ -171,6 +233,7 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
                 }
                 return
               }
+              yield* lock.withPermits(1)(newSteps(false))
               // The turn's end or the next look at the stored steps, whichever is first.
               yield* Effect.raceFirst(Effect.asVoid(Fiber.await(sent)), Effect.sleep(POLL))
             }
@@ -190,19 +253,28 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
           return Stream.merge(main, heartbeat, { haltStrategy: "left" })
         }))
 
-      /** A playground conversation turn as a stream (the request checked and the conversation found first). */
+      /**
+       * A playground conversation turn as a stream (the request checked and
+       * the conversation found first), after the event `lastEventId` names.
+       */
       // A full turns gate refuses before the stream begins (a plain 503); a refusal in the race after is an event.
-      const playground = (...args: Parameters<typeof turns.preparePlayground>) =>
+      const playground = (lastEventId: string | undefined, ...args: Parameters<typeof turns.preparePlayground>) =>
         Effect.zipRight(
           admission.checkTurn,
-          Effect.map(turns.preparePlayground(...args), (prepared) => frames(prepared, true, encodePlayground))
+          Effect.map(
+            turns.preparePlayground(...args),
+            (prepared) => frames(prepared, true, encodePlayground, resumeAt(lastEventId))
+          )
         )
 
       /** A public turn as a stream: no tool events. */
-      const publicTurn = (...args: Parameters<typeof turns.preparePublic>) =>
+      const publicTurn = (lastEventId: string | undefined, ...args: Parameters<typeof turns.preparePublic>) =>
         Effect.zipRight(
           admission.checkTurn,
-          Effect.map(turns.preparePublic(...args), (prepared) => frames(prepared, false, encodePublic))
+          Effect.map(
+            turns.preparePublic(...args),
+            (prepared) => frames(prepared, false, encodePublic, resumeAt(lastEventId))
+          )
         )
 
       /**

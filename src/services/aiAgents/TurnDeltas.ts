@@ -46,13 +46,21 @@ export class TurnDeltas extends Effect.Service<TurnDeltas>()("parley/services/ai
       Effect.withClock(Clock.make())
     )
 
-    /** Publish one piece of a turn's reply (in parts when long); a failure is logged, not raised. */
-    const publish = (delta: Omit<TurnDelta, "seq" | "delta">, seq: number, text: string) =>
+    /**
+     * Publish one piece of a turn's reply, `offset` where it begins in its
+     * step's text (in parts when long, numbered from `seq`); a failure is
+     * logged, not raised.
+     */
+    const publish = (delta: Omit<TurnDelta, "seq" | "offset" | "delta">, seq: number, offset: number, text: string) =>
       Effect.forEach(
-        pieces(text),
+        pieces(text).map((piece, i, all) => ({
+          ...delta,
+          seq: seq + i,
+          offset: offset + all.slice(0, i).reduce((length, before) => length + before.length, 0),
+          delta: piece
+        })),
         // pg_notify, not @effect/sql-pg's `notify` (0.53 sends `NOTIFY channel, $1`, which PostgreSQL refuses).
-        (piece, i) =>
-          sql`SELECT pg_notify(${TURN_DELTAS_CHANNEL}, ${encode({ ...delta, seq: seq + i, delta: piece })})`,
+        (piece) => sql`SELECT pg_notify(${TURN_DELTAS_CHANNEL}, ${encode(piece)})`,
         { discard: true }
       ).pipe(
         Effect.catchAllCause((cause) => Effect.logWarning("A streamed turn's text could not be published", cause))

@@ -128,6 +128,17 @@ const setup = (maxSteps = 8) =>
     return { principal, slug, workspaceId, agentId: agentId as AiAgentId }
   })
 
+/** The events of a `text/event-stream` body: each one's id (when it has one) and its data. */
+const framesOf = (text: string): Array<{ readonly id?: string; readonly data: any }> =>
+  text.split("\n\n").filter((frame) => frame.includes("event: ")).map((frame) => {
+    const lines = frame.split("\n")
+    const id = lines.find((line) => line.startsWith("id: "))?.slice("id: ".length)
+    const event = lines.find((line) => line.startsWith("event: "))!.slice("event: ".length)
+    const data = JSON.parse(lines.find((line) => line.startsWith("data: "))!.slice("data: ".length))
+    expect(event).toBe(data.type)
+    return id === undefined ? { data } : { id, data }
+  })
+
 const stepsOf = (conversationId: string) =>
   Effect.flatMap(
     SqlClient.SqlClient,
@@ -497,14 +508,14 @@ layer(Node, { excludeTestServices: true, timeout: 120_000 })("AgentConversation"
           : twoCalls
       )
       const asked = fake.requests.length
-      const stream = yield* streams.playground(principal, slug, { message: "Where are my orders?" }, "stream-1")
-      const text = (yield* Stream.runCollect(stream)).pipe(Chunk.toArray).join("")
-      const events = text.split("\n\n").filter((frame) => frame.startsWith("event:")).map((frame) => {
-        const [event, data] = frame.split("\n")
-        const parsed = JSON.parse(data!.slice("data: ".length))
-        expect(event).toBe(`event: ${parsed.type}`)
-        return parsed
-      })
+      const request = { message: "Where are my orders?" }
+      const streamed = (lastEventId?: string) =>
+        Effect.flatMap(
+          streams.playground(lastEventId, principal, slug, request, "stream-1"),
+          (stream) => Effect.map(Stream.runCollect(stream), (chunks) => framesOf(Chunk.toArray(chunks).join("")))
+        )
+      const frames = yield* streamed()
+      const events = frames.map((frame) => frame.data)
       // The reply's text as the model wrote it: word by word (the fake streams words).
       expect(events.map((event) => event.type)).toEqual([
         "tool.call",
@@ -515,6 +526,8 @@ layer(Node, { excludeTestServices: true, timeout: 120_000 })("AgentConversation"
         "message.delta",
         "message.done"
       ])
+      // Every event has an id that says how far the stream has got: step and tool event, step and text offset.
+      expect(frames.map((frame) => frame.id)).toEqual(["s0.0", "s0.1", "s1.0", "s2.0", "m3.5", "m3.13", "done"])
       expect(events[0]).toMatchObject({ id: "call_a", name: "lookup", arguments: { orderId: "A-1" } })
       expect(events[0].toolId).not.toBeNull()
       expect(events.slice(2, 4).map((event) => [event.id, event.status])).toEqual([
@@ -527,15 +540,27 @@ layer(Node, { excludeTestServices: true, timeout: 120_000 })("AgentConversation"
       ])
       // The model was asked to stream; the JSON form of the same key answers the same stored turn.
       expect(fake.requests.slice(asked).map((request) => request.body.stream)).toEqual([true, true])
-      const json = yield* turns.playground(principal, slug, { message: "Where are my orders?" }, "stream-1")
+      const json = yield* turns.playground(principal, slug, request, "stream-1")
       expect(events[6].result).toEqual(JSON.parse(JSON.stringify(Schema.encodeSync(PlaygroundResult)(json))))
       // A repeat of the key streams the stored turn again, from its stored steps, the reply in one piece.
-      const again = (yield* Stream.runCollect(
-        yield* streams.playground(principal, slug, { message: "Where are my orders?" }, "stream-1")
-      )).pipe(Chunk.toArray).join("")
-      expect(again.split("\n\n").filter((frame) => frame.startsWith("event: message.delta"))).toEqual([
-        `event: message.delta\ndata: ${JSON.stringify({ type: "message.delta", delta: "Both shipped." })}`
+      const again = yield* streamed()
+      expect(again.filter((frame) => frame.data.type === "message.delta")).toEqual([
+        { id: "m3.13", data: { type: "message.delta", delta: "Both shipped." } }
       ])
+      expect(again.map((frame) => frame.id)).toEqual(["s0.0", "s0.1", "s1.0", "s2.0", "m3.13", "done"])
+      // With Last-Event-ID, only what the lost stream had not shown: the rest of the text, the rest of the events.
+      const afterWord = yield* streamed("m3.5")
+      expect(afterWord).toEqual([
+        { id: "m3.13", data: { type: "message.delta", delta: "shipped." } },
+        { id: "done", data: events[6] }
+      ])
+      const afterCalls = yield* streamed("s0.1")
+      expect(afterCalls.map((frame) => frame.id)).toEqual(["s1.0", "s2.0", "m3.13", "done"])
+      expect(afterCalls[2]!.data.delta).toBe("Both shipped.")
+      expect((yield* streamed("done")).map((frame) => frame.id)).toEqual(["done"])
+      // An id this server did not write is ignored: the whole turn again. None of it ran the model again.
+      expect((yield* streamed("m99999999999.1")).map((frame) => frame.id)).toEqual(again.map((frame) => frame.id))
+      expect(fake.requests.length - asked).toBe(2)
     }))
 
   it.effect("derive-tasks asks the workspace's model for JSON tasks; a useless or failed answer falls back to the outline", () =>

@@ -123,10 +123,13 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("public AI 
   it.effect("?stream=true answers text/event-stream: the reply, then message.done with the JSON form's result", () =>
     Effect.gen(function*() {
       const { slug, token } = yield* published()
+      // Each event: `id:` (every one here has an id), `event:`, `data:`.
       const frames = (text: string) =>
-        text.split("\n\n").filter((frame) => frame.startsWith("event:")).map((frame) =>
-          JSON.parse(frame.split("\n")[1]!.slice("data: ".length))
-        )
+        text.split("\n\n").filter((frame) => frame.includes("event: ")).map((frame) => {
+          const [id, , data] = frame.split("\n")
+          expect(id).toMatch(/^id: (m\d+\.\d+|done)$/)
+          return JSON.parse(data!.slice("data: ".length))
+        })
       const streamed = yield* exchange(
         postRaw(`/v1/public/ai-agents/${token}/turn?stream=true`, JSON.stringify({ message: "hello" })).pipe(
           HttpClientRequest.setHeader("idempotency-key", "s-1")
@@ -211,6 +214,7 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("public AI 
       )
       expect(preflight.status).toBe(204)
       expect(preflight.headers["access-control-allow-headers"]).toContain("idempotency-key")
+      expect(preflight.headers["access-control-allow-headers"]).toContain("last-event-id")
     }))
 
   it.effect("the workspace's rate limit per end user answers 429 with Retry-After; other users go on", () =>

@@ -73,8 +73,10 @@ layer(testServer(), { excludeTestServices: true, timeout: "120 seconds" })(
           const page = yield* Effect.promise(() => context.newPage())
           const pageErrors: Array<string> = []
           page.on("pageerror", (error) => pageErrors.push(error.message))
-          // The first turn's stream is read whole by the route and then lost: the widget must send the same key again.
-          const sent: Array<{ key: string; body: any; url: string }> = []
+          // The first turn's stream breaks after its first piece of text: the widget must send the same key again,
+          // with that piece's id as Last-Event-ID, and show the reply once.
+          const sent: Array<{ key: string; body: any; url: string; lastEventId: string | undefined }> = []
+          let firstPieceId: string | undefined
           yield* Effect.promise(() =>
             page.route("**/v1/public/ai-agents/*/turn*", async (route) => {
               const request = route.request()
@@ -82,11 +84,15 @@ layer(testServer(), { excludeTestServices: true, timeout: "120 seconds" })(
               sent.push({
                 key: request.headers()["idempotency-key"] ?? "none",
                 body: request.postDataJSON(),
-                url: request.url()
+                url: request.url(),
+                lastEventId: request.headers()["last-event-id"]
               })
               if (sent.length === 1) {
-                await route.fetch()
-                return route.abort("connectionreset")
+                const response = await route.fetch()
+                const frames = (await response.text()).split("\n\n")
+                const first = frames.findIndex((frame) => frame.includes("event: message.delta"))
+                firstPieceId = /^id: (.+)$/m.exec(frames[first]!)?.[1]
+                return route.fulfill({ response, body: frames.slice(0, first + 1).join("\n\n") + "\n\n" })
               }
               return route.continue()
             })
@@ -108,6 +114,9 @@ layer(testServer(), { excludeTestServices: true, timeout: "120 seconds" })(
           })
           expect(sent).toHaveLength(2)
           expect(sent[1]!.key).toBe(sent[0]!.key)
+          expect(sent[0]!.lastEventId).toBeUndefined()
+          expect(firstPieceId).toMatch(/^m\d+\.\d+$/)
+          expect(sent[1]!.lastEventId).toBe(firstPieceId)
           expect(sent[0]!.url).toContain("?stream=true")
           expect(sent[0]!.body).toEqual({ message: "Where is my order?" })
 
