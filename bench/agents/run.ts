@@ -79,34 +79,35 @@ const agentTarget = (url: string, databaseUrl: string, conversations: number) =>
 
 type AgentTarget = Effect.Effect.Success<ReturnType<typeof agentTarget>>
 
-/** `count` playground turns one at a time, round-robin over the conversations: each one's time in ms. */
-const sequentialTurns = (target: AgentTarget, count: number, run: string) =>
+/** `count` turns one at a time, the `n`th sent by `send(n)`: each one's time in ms. */
+const sequential = (count: number, send: (n: number) => Promise<unknown>) =>
   Effect.promise(async () => {
     const times: Array<number> = []
     for (let n = 0; n < count; n++) {
       const started = performance.now()
-      await post(`${target.url}/v1/ai-agents/${target.slug}/playground`, {
-        message: `question ${n}`,
-        conversationId: target.conversations[n % target.conversations.length]
-      }, { authorization: `Bearer ${target.token}`, "idempotency-key": `${run}-${n}` })
+      await send(n)
       times.push(performance.now() - started)
     }
     return times
   })
 
-/** `count` echo-Assistant turns one at a time, round-robin over the sessions, by the same client: each one's ms. */
+/** `count` playground turns one at a time, round-robin over the conversations. */
+const sequentialTurns = (target: AgentTarget, count: number, run: string) =>
+  sequential(count, (n) =>
+    post(`${target.url}/v1/ai-agents/${target.slug}/playground`, {
+      message: `question ${n}`,
+      conversationId: target.conversations[n % target.conversations.length]
+    }, { authorization: `Bearer ${target.token}`, "idempotency-key": `${run}-${n}` }))
+
+/** `count` echo-Assistant turns one at a time, round-robin over the sessions, by the same client. */
 const sequentialAssistantTurns = (target: Target, count: number, run: string) =>
-  Effect.promise(async () => {
-    const times: Array<number> = []
-    for (let n = 0; n < count; n++) {
-      const started = performance.now()
-      await post(`${target.urls[0]}/v1/runtime/sessions/${target.sessions[n % target.sessions.length]}/turns`, {
+  sequential(
+    count,
+    (n) =>
+      post(`${target.urls[0]}/v1/runtime/sessions/${target.sessions[n % target.sessions.length]}/turns`, {
         text: `question ${n}`
       }, { authorization: `Bearer ${target.token}`, "idempotency-key": `${run}-${n}` })
-      times.push(performance.now() - started)
-    }
-    return times
-  })
+  )
 
 /** Playground turns under autocannon with `connections` connections for `seconds`. */
 const agentLoad = (target: AgentTarget, connections: number, seconds: number) =>

@@ -254,28 +254,28 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
         }))
 
       /**
-       * A playground conversation turn as a stream (the request checked and
-       * the conversation found first), after the event `lastEventId` names.
+       * A prepared turn as a stream, after the event `lastEventId` names. A
+       * full turns gate refuses before the stream begins (a plain 503); a
+       * refusal in the race after is an event.
        */
-      // A full turns gate refuses before the stream begins (a plain 503); a refusal in the race after is an event.
-      const playground = (lastEventId: string | undefined, ...args: Parameters<typeof turns.preparePlayground>) =>
+      const streamed = <A, E, R>(
+        prepare: Effect.Effect<PreparedTurn<A>, E, R>,
+        showTools: boolean,
+        encode: (result: A) => unknown,
+        lastEventId: string | undefined
+      ) =>
         Effect.zipRight(
           admission.checkTurn,
-          Effect.map(
-            turns.preparePlayground(...args),
-            (prepared) => frames(prepared, true, encodePlayground, resumeAt(lastEventId))
-          )
+          Effect.map(prepare, (prepared) => frames(prepared, showTools, encode, resumeAt(lastEventId)))
         )
+
+      /** A playground conversation turn as a stream (the request checked and the conversation found first). */
+      const playground = (lastEventId: string | undefined, ...args: Parameters<typeof turns.preparePlayground>) =>
+        streamed(turns.preparePlayground(...args), true, encodePlayground, lastEventId)
 
       /** A public turn as a stream: no tool events. */
       const publicTurn = (lastEventId: string | undefined, ...args: Parameters<typeof turns.preparePublic>) =>
-        Effect.zipRight(
-          admission.checkTurn,
-          Effect.map(
-            turns.preparePublic(...args),
-            (prepared) => frames(prepared, false, encodePublic, resumeAt(lastEventId))
-          )
-        )
+        streamed(turns.preparePublic(...args), false, encodePublic, lastEventId)
 
       /**
        * A stateless transcript run as a stream: it runs first (its failures are
