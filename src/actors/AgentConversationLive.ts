@@ -39,12 +39,14 @@ import {
 import { AgentTurnRequest } from "../domain/aiAgents/AgentTurnRequest.js"
 import type { AiAgentSnapshot } from "../domain/aiAgents/AiAgentSnapshot.js"
 import { AiAgentConversationClosed, AiAgentConversationNotFound } from "../domain/aiAgents/Conversation.js"
+import { checkText } from "../domain/aiAgents/guardrails/GuardrailCheck.js"
 import { AiAgentConversationId, AiAgentMessageId } from "../domain/aiAgents/Ids.js"
+import { guardrailFinish } from "../domain/aiAgents/loop/AgentLoop.js"
 import { LoopStep } from "../domain/aiAgents/loop/LoopStep.js"
 import { toolIdempotencyKey } from "../domain/aiAgents/loop/ToolIdempotencyKey.js"
 import { storable } from "../domain/aiAgents/StorableJson.js"
 import { pieces } from "../domain/aiAgents/TurnDelta.js"
-import { turnToolCalls, turnUsage } from "../domain/aiAgents/TurnSummary.js"
+import { turnGuardrailEvents, turnToolCalls, turnUsage } from "../domain/aiAgents/TurnSummary.js"
 import { excerpt } from "../domain/Excerpt.js"
 import { IdempotencyKeyReused } from "../domain/Idempotency.js"
 import type { JsonValue } from "../domain/Json.js"
@@ -244,6 +246,8 @@ export const AgentConversationLive = AgentConversation.toLayer(
           )
         }
         const started = Date.now()
+        // The input guardrails on the user's message: a pure function of it, so a resumed turn judges it alike.
+        const input = checkText(request.snapshot.guardrails, "input", request.message)
         const stored = resumed
           ? yield* Effect.forEach(yield* repo.steps(conversationId, turn), (row) => Effect.orDie(decodeStep(row.data)))
           : []
@@ -261,9 +265,10 @@ export const AgentConversationLive = AgentConversation.toLayer(
             content: systemPrompt(request.snapshot, request.variables, request.metadata, remembered)
           },
           ...historyPrompt(history),
-          { role: "user", content: request.message }
+          { role: "user", content: input.text }
         ]
-        const outcome = yield* runtime.run({
+        // A message an input guardrail stopped never reaches the model.
+        const outcome = input.stop !== null ? { finish: guardrailFinish(input.stop), steps: [] } : yield* runtime.run({
           prepared,
           limits: request.limits,
           base,
@@ -293,18 +298,25 @@ export const AgentConversationLive = AgentConversation.toLayer(
         }
         const toolCalls = turnToolCalls(steps, toolIdOf)
         const usage = turnUsage(steps)
+        const lastModel = steps.filter((step) => step._tag === "ModelStep").at(-1)
+        const byGuardrail = input.stop !== null || lastModel?.stopped !== undefined
         const handoff = finish.handoff === null
           ? null
-          : { reason: finish.handoff.reason, triggeredBy: "agent" as const, target: request.handoffTarget }
+          : {
+            reason: finish.handoff.reason,
+            triggeredBy: byGuardrail ? "guardrail" as const : "agent" as const,
+            target: request.handoffTarget
+          }
         const text = finish.text === "" && handoff !== null
           ? request.snapshot.conversation.handoffMessage ?? DEFAULT_HANDOFF_TEXT
           : finish.text
-        const lastModel = steps.filter((step) => step._tag === "ModelStep").at(-1)
+        const replyEvents = lastModel?.guardrailEvents ?? []
         const result: AgentTurnOutcome = storable({
           conversationId,
           turn,
           message: { id: AiAgentMessageId.make(uuidv7()), content: text },
           toolCalls,
+          guardrailEvents: [...input.events, ...turnGuardrailEvents(steps)],
           loopFinish: finish.reason,
           finishReason: finishReasonOf(finish.reason),
           handoff,
@@ -320,7 +332,9 @@ export const AgentConversationLive = AgentConversation.toLayer(
           {
             id: uuidv7(),
             role: "user",
-            content: request.message,
+            content: input.text,
+            redacted: input.redacted,
+            guardrailEvents: input.events,
             toolCall: null,
             usage: null,
             latencyMs: null,
@@ -337,6 +351,9 @@ export const AgentConversationLive = AgentConversation.toLayer(
               call.status === "succeeded" ? JSON.stringify(call.result) : call.error ?? "The tool failed.",
               16_000
             ),
+            redacted: false,
+            guardrailEvents: steps.find((step) => step._tag === "ToolStep" && step.callId === call.id)
+              ?.guardrailEvents ?? [],
             toolCall: call as unknown as JsonValue,
             usage: null,
             latencyMs: call.durationMs,
@@ -350,6 +367,8 @@ export const AgentConversationLive = AgentConversation.toLayer(
             id: result.message.id,
             role: "assistant",
             content: text,
+            redacted: replyEvents.some((event) => event.action === "redact"),
+            guardrailEvents: steps.flatMap((step) => step._tag === "ModelStep" ? step.guardrailEvents ?? [] : []),
             toolCall: null,
             usage: usage as unknown as JsonValue,
             latencyMs: result.latencyMs,
@@ -376,7 +395,7 @@ export const AgentConversationLive = AgentConversation.toLayer(
           outputTokens: usage.outputTokens,
           costUsd: usage.costUsd,
           status,
-          title: excerpt(storable(request.message).replace(/\s+/g, " "), 120)
+          title: excerpt(storable(input.text).replace(/\s+/g, " "), 120)
         })
         if (!committed) return yield* fencedOut(at)
         return result

@@ -7,6 +7,9 @@ import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
 import { Layer } from "effect"
 import { AiAgentConversationsHttpLive } from "./aiAgents/AiAgentConversationsHttp.js"
 import { AiAgentDraftsHttpLive } from "./aiAgents/AiAgentDraftsHttp.js"
+import { AiAgentEvalsHttpLive } from "./aiAgents/AiAgentEvalsHttp.js"
+import { AiAgentGuardrailsHttpLive } from "./aiAgents/AiAgentGuardrailsHttp.js"
+import { AiAgentKnowledgeHttpLive } from "./aiAgents/AiAgentKnowledgeHttp.js"
 import { AiAgentMemoryHttpLive } from "./aiAgents/AiAgentMemoryHttp.js"
 import { AiAgentReleasesHttpLive } from "./aiAgents/AiAgentReleasesHttp.js"
 import { AiAgentsHttpLive } from "./aiAgents/AiAgentsHttp.js"
@@ -47,9 +50,6 @@ import { WorkspaceToolsHttpLive } from "./workspace/WorkspaceToolsHttp.js"
 
 /** The groups whose area is not built yet: each of their routes answers 501 naming itself. */
 export const notBuiltGroups = [
-  "aiAgentKnowledge",
-  "aiAgentGuardrails",
-  "aiAgentEvals",
   "workflows",
   "workflowSimulator",
   "chains",
@@ -100,6 +100,9 @@ const Groups = Layer.mergeAll(
   AiAgentMemoryHttpLive,
   AiAgentReleasesHttpLive,
   AiAgentDraftsHttpLive,
+  AiAgentEvalsHttpLive,
+  AiAgentGuardrailsHttpLive,
+  AiAgentKnowledgeHttpLive,
   PublicAiAgentsHttpLive,
   NotBuilt
 )

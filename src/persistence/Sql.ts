@@ -26,6 +26,9 @@ import migration0011 from "./migrations/0011_workspace_tools.js"
 import migration0012 from "./migrations/0012_agent_llm_settings.js"
 import migration0013 from "./migrations/0013_workspace_admin.js"
 import migration0014 from "./migrations/0014_ai_agents.js"
+import migration0015 from "./migrations/0015_ai_agent_guardrails.js"
+import migration0016 from "./migrations/0016_ai_agent_knowledge.js"
+import migration0017 from "./migrations/0017_ai_agent_evals.js"
 import * as PgliteClient from "./PgliteClient.js"
 
 /** Every migration, in order; the migrator records which ran. */
@@ -43,7 +46,10 @@ export const migrations = {
   "0011_workspace_tools": migration0011,
   "0012_agent_llm_settings": migration0012,
   "0013_workspace_admin": migration0013,
-  "0014_ai_agents": migration0014
+  "0014_ai_agents": migration0014,
+  "0015_ai_agent_guardrails": migration0015,
+  "0016_ai_agent_knowledge": migration0016,
+  "0017_ai_agent_evals": migration0017
 } as const
 
 /** The id of the newest migration, which readiness expects to find applied. */

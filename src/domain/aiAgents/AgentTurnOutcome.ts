@@ -10,7 +10,7 @@
 import { Schema } from "effect"
 import { Revision } from "../Revision.js"
 import { TraceId } from "../Trace.js"
-import { FinishReason, TokenUsage, TurnHandoff, TurnToolCall } from "./AgentTurn.js"
+import { FinishReason, TokenUsage, TurnGuardrailEvent, TurnHandoff, TurnToolCall } from "./AgentTurn.js"
 import { AiAgentConversationId, AiAgentMessageId, AiAgentVersionNumber } from "./Ids.js"
 import { LoopFinishReason } from "./loop/AgentLoop.js"
 import { ResolvedModel } from "./ModelSettings.js"
@@ -29,6 +29,8 @@ export const AgentTurnOutcome = Schema.Struct({
   turn: Schema.Number.pipe(Schema.int(), Schema.positive()),
   message: Schema.Struct({ id: AiAgentMessageId, content: Schema.String }),
   toolCalls: Schema.Array(TurnToolCall),
+  /** The guardrails that hit: on the user's message, the reply, the tool calls (none in turns stored before them). */
+  guardrailEvents: Schema.optionalWith(Schema.Array(TurnGuardrailEvent), { default: () => [] }),
   loopFinish: LoopFinishReason,
   finishReason: FinishReason,
   handoff: Schema.NullOr(TurnHandoff),

@@ -42,9 +42,10 @@ export const RegexExpectation = Schema.Struct({
 }).annotations({ identifier: "RegexExpectation" })
 
 /**
- * How a call's arguments are compared with `value`: `subset` when every
- * property given (deeply) equals the call's and others may be present, `exact`
- * when the arguments equal `value`.
+ * How a call's arguments are compared with `value`: `subset` as Jest's
+ * `toMatchObject` (every property given is present and matches, objects at
+ * any depth may have more properties, arrays match element by element with
+ * the same length), `exact` when the arguments equal `value`.
  */
 export const ArgumentMatcher = Schema.Struct({
   match: Schema.optionalWith(Schema.Literal("subset", "exact"), { default: () => "subset" as const }),

@@ -29,6 +29,7 @@ export const EvalExpectationResult = Schema.Struct({
   /** Why, in a sentence: what was found or missing, the regex's first match, the judge's reasoning. */
   reason: Schema.String.pipe(Schema.maxLength(2000))
 }).annotations({ identifier: "EvalExpectationResult" })
+export type EvalExpectationResult = typeof EvalExpectationResult.Type
 
 /**
  * How one case fared: its status and score, the reply and the tool calls it
@@ -82,6 +83,10 @@ export class AiAgentEvalRun extends Model.Class<AiAgentEvalRun>("AiAgentEvalRun"
   model: Model.FieldExcept("jsonCreate", "jsonUpdate")(Schema.NullOr(ResolvedModel)),
   /** Why the run could not finish (`error` status); null otherwise. */
   error: Model.FieldExcept("jsonCreate", "jsonUpdate")(Schema.NullOr(Schema.String.pipe(Schema.maxLength(2000)))),
+  /** The tokens of every case, the judge's included. */
+  usage: Model.FieldExcept("jsonCreate", "jsonUpdate")(TokenUsage),
+  /** Wall time of the whole run. */
+  latencyMs: Model.FieldExcept("jsonCreate", "jsonUpdate")(Count),
   createdAt: Model.DateTimeInsertFromDate,
   startedAt: NullableDateTimeField,
   finishedAt: NullableDateTimeField

@@ -7,9 +7,11 @@
  * tools). `message.done` ends a turn's stream with its result.
  *
  * Every event but `error` has an id that says how far the client has got,
- * the same however often the turn is streamed: `m{step}.{end}` for text (the
- * step's text up to `end` seen), `s{step}.{n}` for the `n`th tool event of a
- * step, `done` for `message.done`. A client that lost its stream sends the
+ * the same however often the turn is streamed: `g{n}` for the `n`th
+ * guardrail event on the user's message (they come first), `m{step}.{end}`
+ * for text (the step's text up to `end` seen), `s{step}.{n}` for the `n`th
+ * tool or guardrail event of a step (its guardrail events follow its tool
+ * events), `done` for `message.done`. A client that lost its stream sends the
  * last id it read as `Last-Event-ID` with the same request and key, and the
  * new stream leaves out what it saw (`resumeAt`).
  */
@@ -74,6 +76,9 @@ export const textEventId = (step: number, end: number) => `m${step}.${end}`
 /** The id of the `n`th tool event of step `step`. */
 export const toolEventId = (step: number, n: number) => `s${step}.${n}`
 
+/** The id of the `n`th guardrail event on the user's message. */
+export const inputEventId = (n: number) => `g${n}`
+
 /** The id of `message.done`. */
 export const DONE_EVENT_ID = "done"
 
@@ -84,6 +89,8 @@ export interface ResumePoint {
   readonly textShown: number
   /** Whether it saw the `n`th tool event of step `step`. */
   readonly sawToolEvent: (step: number, n: number) => boolean
+  /** Whether it saw the `n`th guardrail event on the user's message. */
+  readonly sawInputEvent: (n: number) => boolean
 }
 
 /** The largest step or offset an id may name (the ids this server writes stay far below it). */
@@ -97,7 +104,12 @@ export const resumeAt = (lastEventId: string | undefined): ResumePoint | undefin
   if (lastEventId === undefined) return undefined
   const id = lastEventId.trim()
   if (id === DONE_EVENT_ID) {
-    return { textStep: MAX_POSITION, textShown: Infinity, sawToolEvent: () => true }
+    return { textStep: MAX_POSITION, textShown: Infinity, sawToolEvent: () => true, sawInputEvent: () => true }
+  }
+  const input = /^g(\d{1,10})$/.exec(id)
+  if (input !== null) {
+    const last = Number(input[1])
+    return { textStep: 0, textShown: 0, sawToolEvent: () => false, sawInputEvent: (n) => n <= last }
   }
   const match = /^([ms])(\d{1,10})\.(\d{1,10})$/.exec(id)
   if (match === null) return undefined
@@ -106,9 +118,14 @@ export const resumeAt = (lastEventId: string | undefined): ResumePoint | undefin
   if (step > MAX_POSITION || at > MAX_POSITION) return undefined
   return match[1] === "m"
     // The text of `step` up to `at`: the tool events of earlier steps, none of its own (they follow its text).
-    ? { textStep: step, textShown: at, sawToolEvent: (s) => s < step }
+    ? { textStep: step, textShown: at, sawToolEvent: (s) => s < step, sawInputEvent: () => true }
     // A tool event of `step`: all text up to that step, and its tool events up to `at`.
-    : { textStep: step, textShown: Infinity, sawToolEvent: (s, n) => s < step || (s === step && n <= at) }
+    : {
+      textStep: step,
+      textShown: Infinity,
+      sawToolEvent: (s, n) => s < step || (s === step && n <= at),
+      sawInputEvent: () => true
+    }
 }
 
 /** A comment line that keeps idle proxies from closing the stream. */

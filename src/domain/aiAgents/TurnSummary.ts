@@ -2,7 +2,7 @@
  * A finished turn's steps summed up as the API shows them: its tool calls
  * (in step order) and its token usage.
  */
-import type { TokenUsage, TurnToolCall } from "./AgentTurn.js"
+import type { TokenUsage, TurnGuardrailEvent, TurnToolCall } from "./AgentTurn.js"
 import type { LoopStep, ModelStep, ToolStep } from "./loop/LoopStep.js"
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
@@ -36,6 +36,10 @@ export const turnToolCalls = (
       durationMs: step.durationMs
     }))
 }
+
+/** The guardrail hits of the turn's steps (its reply, its tool calls and their results), in step order. */
+export const turnGuardrailEvents = (steps: ReadonlyArray<LoopStep>): Array<TurnGuardrailEvent> =>
+  [...steps].sort((a, b) => a.index - b.index).flatMap((step) => step.guardrailEvents ?? [])
 
 /** The tokens of the turn's model steps; the cost is unknown (no price list yet). */
 export const turnUsage = (steps: ReadonlyArray<LoopStep>): TokenUsage =>

@@ -93,6 +93,8 @@ const checkSchema: Checker = (value, at, depth) => {
   )
 }
 
+/** What is wrong with a schema under the supported subset, each problem's field under `at` (empty when nothing). */
+export const schemaProblems = (schema: unknown, at: string): ReadonlyArray<FieldProblem> => checkSchema(schema, at, 0)
+
 /** What is wrong with a tool's input schema under the supported subset (empty when nothing). */
-export const inputSchemaProblems = (schema: unknown): ReadonlyArray<FieldProblem> =>
-  checkSchema(schema, "inputSchema", 0)
+export const inputSchemaProblems = (schema: unknown): ReadonlyArray<FieldProblem> => schemaProblems(schema, "inputSchema")

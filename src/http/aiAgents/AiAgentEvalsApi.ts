@@ -58,8 +58,10 @@ export class AiAgentEvalsApi extends HttpApiGroup.make("aiAgentEvals")
         OpenApi.Description,
         "Runs the case against the draft (`{}`) or a published `version`, waits for it and answers the finished " +
           "run (`passed`, `failed` or `error`), which is also stored: a version's runs are listed under " +
-          "`/versions/{vid}/eval-runs`. A model or tool failure during the case is an `error` result, not a 502. " +
-          "Disabled cases run too."
+          "`/versions/{vid}/eval-runs`. A model failure during the case (or a judge that cannot be reached) is an " +
+          "`error` result scoring 0, not a 502; a tool that fails is what the model reads, as in any turn, and the " +
+          "case is judged on the reply. Tool mocks answer the tools they name instead of calling them. Disabled " +
+          "cases run too."
       )
       .pipe(requires("ai-agent.write"))
   )

@@ -55,7 +55,7 @@ const OverallRow = Schema.Struct({
   p95: NullableNum,
   p99: NullableNum
 })
-const EvalRow = Schema.Struct({ runs: Num, latestScore: NullableNum })
+const EvalRow = Schema.Struct({ runs: Num, latestScore: NullableNum, passRate: NullableNum })
 
 const ConversationKey = Schema.Struct({ workspaceId: WorkspaceId, agentId: AiAgentId, id: AiAgentConversationId })
 
@@ -183,11 +183,13 @@ export class AgentConversationReadRepo extends Effect.Service<AgentConversationR
         )
 
       const evals = (scope: AgentAnalyticsScope) =>
-        sql`SELECT (count(DISTINCT eval_run_id))::int AS runs,
-              (array_agg(eval_score ORDER BY number DESC) FILTER (WHERE eval_score IS NOT NULL))[1] AS latest_score
-            FROM ai_agent_versions
-            WHERE workspace_id = ${scope.workspaceId} AND agent_id = ${scope.agentId}
-              AND created_at >= ${scope.start} AND eval_run_id IS NOT NULL`.pipe(
+        sql`SELECT (count(DISTINCT v.eval_run_id))::int AS runs,
+              (array_agg(v.eval_score ORDER BY v.number DESC) FILTER (WHERE v.eval_score IS NOT NULL))[1]
+                AS latest_score,
+              sum(r.passed_count)::float8 / nullif(sum(r.case_count), 0) AS pass_rate
+            FROM ai_agent_versions v LEFT JOIN ai_agent_eval_runs r ON r.id = v.eval_run_id
+            WHERE v.workspace_id = ${scope.workspaceId} AND v.agent_id = ${scope.agentId}
+              AND v.created_at >= ${scope.start} AND v.eval_run_id IS NOT NULL`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Schema.Tuple(EvalRow)))
         )
 
@@ -232,7 +234,10 @@ export class AgentConversationReadRepo extends Effect.Service<AgentConversationR
         /** Each guardrail's hits with its latest event (for its name, kind, stage and action), most first. */
         guardrails: (scope: AgentAnalyticsScope) =>
           guardrails(scope).pipe(Effect.orDie, Effect.withSpan("AgentConversationReadRepo.guardrails")),
-        /** Eval runs recorded on the versions published in the window, and the newest version's score. */
+        /**
+         * Eval runs recorded on the versions published in the window, the share of their cases that
+         * passed, and the newest version's score.
+         */
         evals: (scope: AgentAnalyticsScope) =>
           evals(scope).pipe(
             Effect.map(([row]) => row),

@@ -51,6 +51,10 @@ export interface MessageWrite {
   readonly id: string
   readonly role: "user" | "assistant" | "tool"
   readonly content: string
+  /** A guardrail rewrote the content (the user's message at input, the reply at output). */
+  readonly redacted: boolean
+  /** The guardrail hits recorded on this message (`TurnGuardrailEvent`s). */
+  readonly guardrailEvents: ReadonlyArray<unknown>
   readonly toolCall: JsonValue | null
   readonly usage: JsonValue | null
   readonly latencyMs: number | null
@@ -91,6 +95,8 @@ const messageRecord = (message: MessageWrite, seq: number) => ({
   seq,
   role: message.role,
   content: message.content,
+  redacted: message.redacted,
+  guardrail_events: message.guardrailEvents,
   tool_call: message.toolCall,
   usage: message.usage,
   latency_ms: message.latencyMs,
@@ -356,12 +362,14 @@ export class AgentConversationRepo extends Effect.Service<AgentConversationRepo>
                 RETURNING t.turn
               ), messages AS (
                 INSERT INTO ai_agent_messages (id, workspace_id, conversation_id, turn, seq, role, content,
-                  tool_call, usage, latency_ms, model, version, finish_reason, handoff, trace_id, created_at)
+                  redacted, guardrail_events, tool_call, usage, latency_ms, model, version, finish_reason, handoff,
+                  trace_id, created_at)
                 SELECT m.id, ${finish.workspaceId}, ${finish.conversationId}, ${finish.turn}, m.seq, m.role,
-                  m.content, m.tool_call, m.usage, m.latency_ms, m.model, m.version, m.finish_reason, m.handoff,
-                  m.trace_id, clock_timestamp()
+                  m.content, m.redacted, m.guardrail_events, m.tool_call, m.usage, m.latency_ms, m.model, m.version,
+                  m.finish_reason, m.handoff, m.trace_id, clock_timestamp()
                 FROM jsonb_to_recordset(${json(finish.messages.map(messageRecord))}::jsonb)
-                  AS m(id uuid, seq integer, role text, content text, tool_call jsonb, usage jsonb,
+                  AS m(id uuid, seq integer, role text, content text, redacted boolean, guardrail_events jsonb,
+                    tool_call jsonb, usage jsonb,
                     latency_ms integer, model jsonb, version integer, finish_reason text, handoff jsonb, trace_id text)
                 WHERE EXISTS (SELECT 1 FROM done)
                 ORDER BY m.seq

@@ -5,7 +5,7 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { AiAgentId } from "../../domain/aiAgents/Ids.js"
+import { AiAgentId, type AiAgentKnowledgeId } from "../../domain/aiAgents/Ids.js"
 import { AiAgentTask } from "../../domain/aiAgents/Task.js"
 import { AiAgentTool } from "../../domain/aiAgents/Tool.js"
 
@@ -53,7 +53,15 @@ export class AgentDraftCollectionsRepo extends Effect.Service<AgentDraftCollecti
           tasks({ agentId }).pipe(Effect.orDie, Effect.withSpan("AgentDraftCollectionsRepo.tasks")),
         /** Every tool of the agent's draft, by name (disabled ones too). */
         tools: (agentId: AiAgentId) =>
-          tools({ agentId }).pipe(Effect.orDie, Effect.withSpan("AgentDraftCollectionsRepo.tools"))
+          tools({ agentId }).pipe(Effect.orDie, Effect.withSpan("AgentDraftCollectionsRepo.tools")),
+        /** The ids of every knowledge document of the agent's draft, oldest first (disabled ones too). */
+        knowledgeIds: (agentId: AiAgentId) =>
+          sql<{ id: AiAgentKnowledgeId }>`SELECT id FROM ai_agent_knowledge WHERE agent_id = ${agentId}
+              ORDER BY created_at, id`.pipe(
+            Effect.map((rows) => rows.map((row) => row.id)),
+            Effect.orDie,
+            Effect.withSpan("AgentDraftCollectionsRepo.knowledgeIds")
+          )
       } as const
     })
   }

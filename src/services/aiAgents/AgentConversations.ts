@@ -89,7 +89,7 @@ export class AgentConversations extends Effect.Service<AgentConversations>()(
               action: latest.action,
               hits
             })),
-            evals: { runs: evals.runs, passRate: null, latestScore: evals.latestScore },
+            evals: { runs: evals.runs, passRate: evals.passRate, latestScore: evals.latestScore },
             daily: agentDays(window.from, params.days, daily)
           } satisfies typeof AiAgentAnalytics.Type
         }

@@ -16,7 +16,7 @@ import { AgentAudit } from "./AgentAudit.js"
 export type ItemAction = Extract<AiAgentAuditAction, `ai-agent.item.${string}`>
 
 /** The draft collections these services write. */
-export type ItemCollection = "tasks" | "tools"
+export type ItemCollection = "tasks" | "tools" | "guardrails" | "knowledge" | "evals"
 
 export class AgentItemAudit extends Effect.Service<AgentItemAudit>()("parley/services/aiAgents/AgentItemAudit", {
   effect: Effect.gen(function*() {

@@ -6,9 +6,20 @@
  * A publish is a write to the agent: it takes `If-Match`, locks the agent's
  * row and moves the revision on (the new version snapshots that revision),
  * so two publishes from the same revision cannot both succeed and the agent
- * answers `hasUnpublishedChanges: false` right after. The eval gate
- * (agent-ops `publishGates`) comes with the next issue: `evalGate` is null,
- * and a workspace that asks for a gate publishes without one for now.
+ * answers `hasUnpublishedChanges: false` right after.
+ *
+ * When the workspace's agent-ops `publishGates.runEvalsOnPublish` is on, the
+ * enabled eval suite runs first against the candidate (the draft at the
+ * revision about to become version N), outside the transaction: model calls
+ * do not hold the agent's row. With `mustNotRegress` and a live version, the
+ * same suite runs against the live version in the same publish, and that
+ * run's score is "the live version's score" (and becomes its `evalScore`), so
+ * both scores come from the same cases, model and judge. A candidate under
+ * `minimumScore` or under the live score is refused (422
+ * `AiAgentPublishRefused`, with the failing cases); its run stays stored
+ * against the draft revision. Otherwise the transaction checks that the draft
+ * has not moved since (else `RevisionConflict`), publishes, and moves the run
+ * to the new version as its `evalScore`/`evalRunId`.
  *
  * The public token is 256 random bits (`agt_` + 43 base64url characters);
  * only its SHA-256 and a hint are stored, and `PublicAgents` reads the hash
@@ -21,23 +32,30 @@ import { agentEmbed } from "../../domain/aiAgents/AgentEmbedView.js"
 import { type AiAgent, AiAgentNotFound } from "../../domain/aiAgents/AiAgent.js"
 import type { AiAgentAuditEventListParams } from "../../domain/aiAgents/AiAgentAuditEvent.js"
 import { AiAgentEmbed } from "../../domain/aiAgents/AiAgentEmbed.js"
+import type { AiAgentSnapshot } from "../../domain/aiAgents/AiAgentSnapshot.js"
 import { AiAgentVersionNotFound } from "../../domain/aiAgents/AiAgentVersion.js"
 import { draftProblems, draftSecretNames, workspaceToolIds } from "../../domain/aiAgents/DraftChecks.js"
+import { gateReport, refusalMessage, refusalReasons } from "../../domain/aiAgents/evals/PublishGate.js"
 import type { AiAgentVersionNumber } from "../../domain/aiAgents/Ids.js"
 import { AiAgentNotPublished, type PublicAgentToken } from "../../domain/aiAgents/PublicToken.js"
-import { AiAgentDraftNotPublishable, PublishResult } from "../../domain/aiAgents/Publish.js"
+import { AiAgentDraftNotPublishable, AiAgentPublishRefused, PublishResult } from "../../domain/aiAgents/Publish.js"
 import type { Origin } from "../../domain/identity/Origin.js"
 import { actorOf, type Principal } from "../../domain/identity/Principal.js"
 import { type ListParams, pageOf } from "../../domain/Pagination.js"
 import { type Revision, RevisionConflict } from "../../domain/Revision.js"
+import type { PublishGates } from "../../domain/settings/AgentOpsSettings.js"
 import type { WorkspaceToolId } from "../../domain/workspace/Ids.js"
+import { AiAgentEvalRepo } from "../../persistence/aiAgents/AiAgentEvalRepo.js"
+import { AiAgentEvalRunRepo } from "../../persistence/aiAgents/AiAgentEvalRunRepo.js"
 import { AiAgentRepo } from "../../persistence/aiAgents/AiAgentRepo.js"
 import { AiAgentVersionRepo } from "../../persistence/aiAgents/AiAgentVersionRepo.js"
 import { transaction } from "../../persistence/Transaction.js"
 import { WorkspaceToolRepo } from "../../persistence/workspace/WorkspaceToolRepo.js"
 import { generateToken, hashToken } from "../OpaqueTokens.js"
+import { AgentOps } from "../settings/AgentOps.js"
 import { LlmInForce } from "../settings/LlmInForce.js"
 import { SecretValues } from "../workspace/SecretValues.js"
+import { AgentEvalRunner } from "./AgentEvalRunner.js"
 import { AgentHistory } from "./AgentHistory.js"
 import { AgentSnapshots } from "./AgentSnapshots.js"
 
@@ -55,7 +73,9 @@ export class AgentReleases extends Effect.Service<AgentReleases>()("parley/servi
     AiAgentVersionRepo.Default,
     AgentHistory.Default,
     AgentSnapshots.Default,
-    WorkspaceToolRepo.Default
+    WorkspaceToolRepo.Default,
+    AiAgentEvalRepo.Default,
+    AiAgentEvalRunRepo.Default
   ],
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -67,6 +87,10 @@ export class AgentReleases extends Effect.Service<AgentReleases>()("parley/servi
     const secrets = yield* SecretValues
     const workspaceTools = yield* WorkspaceToolRepo
     const llm = yield* LlmInForce
+    const agentOps = yield* AgentOps
+    const evals = yield* AiAgentEvalRepo
+    const evalRuns = yield* AiAgentEvalRunRepo
+    const evalRunner = yield* AgentEvalRunner
     const publicUrl = yield* PublicUrl
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
@@ -83,47 +107,114 @@ export class AgentReleases extends Effect.Service<AgentReleases>()("parley/servi
       return found._tag === "Some" ? found.value : yield* Effect.die(new Error("the agent vanished under its lock"))
     })
 
-    const publish = Effect.fn("AgentReleases.publish")(function*(
+    /** The draft's problems that block a publish, as a failure; nothing when there are none. */
+    const checkDraft = Effect.fn("AgentReleases.checkDraft")(
+      function*(principal: Principal, agent: AiAgent, snapshot: AiAgentSnapshot) {
+        const secretNames = draftSecretNames(snapshot)
+        const missingSecrets = secretNames.length === 0
+          ? []
+          : yield* secrets.missing(principal.workspaceId, secretNames)
+        const toolIds = workspaceToolIds(snapshot)
+        const existingTools = yield* Effect.forEach(
+          [...new Set(toolIds)],
+          (id) => Effect.map(workspaceTools.find(principal.workspaceId, id as WorkspaceToolId), (tool) => tool?.id)
+        )
+        const inForce = yield* llm.resolve(principal.workspaceId)
+        const problems = draftProblems(snapshot, {
+          existingSecrets: new Set(secretNames.filter((name) => !missingSecrets.includes(name))),
+          existingWorkspaceTools: new Set(existingTools.flatMap((id) => id === undefined ? [] : [id])),
+          connectedProviders: new Set(
+            [inForce.primary, inForce.fallback].flatMap((entry) => entry === null ? [] : [entry.connection.provider])
+          )
+        })
+        if (problems.length > 0) {
+          return yield* new AiAgentDraftNotPublishable({
+            slug: agent.slug,
+            problems,
+            message: `The draft cannot be published: ${problems.map((problem) => problem.message).join("; ")}`
+              .slice(0, 4000)
+          })
+        }
+      }
+    )
+
+    const revisionConflict = (expected: Revision, actual: Revision, why: string) =>
+      new RevisionConflict({ expected, actual, message: `The agent is at revision ${actual}, not ${expected}: ${why}` })
+
+    /**
+     * The eval gate: the enabled suite against the candidate (and the live
+     * version when it must not regress), refusing a candidate that scores too
+     * low. Runs outside any transaction.
+     */
+    const evalGate = Effect.fn("AgentReleases.evalGate")(function*(
+      principal: Principal,
+      slug: string,
+      ifMatch: Revision | undefined,
+      gates: typeof PublishGates.Type
+    ) {
+      const agent = yield* agentOf(principal, slug)
+      if (ifMatch !== undefined && agent.revision !== ifMatch) {
+        return yield* revisionConflict(ifMatch, agent.revision, "review the draft again")
+      }
+      const { revision, snapshot } = yield* snapshots.draft(agent)
+      yield* checkDraft(principal, agent, snapshot)
+      const cases = yield* evals.enabled(agent.id)
+      if (cases.length === 0) {
+        const message = "The workspace's publish gate runs the eval suite, and the agent has no enabled eval case"
+        return yield* new AiAgentDraftNotPublishable({
+          slug: agent.slug,
+          problems: [{ code: "no-eval-cases", message, path: "evals" }],
+          message: `The draft cannot be published: ${message}`
+        })
+      }
+      const base = { workspaceId: agent.workspaceId, agentId: agent.id }
+      const live = gates.mustNotRegress && agent.liveVersion !== null
+        ? yield* versions.find(agent.workspaceId, agent.id, agent.liveVersion)
+        : undefined
+      const [candidate, liveRun] = yield* Effect.all([
+        evalRunner.run({ ...base, snapshot, version: null, draftRevision: revision }, cases, "publish-gate"),
+        live === undefined ? Effect.succeed(undefined) : evalRunner.run(
+          { ...base, snapshot: live.snapshot, version: live.number, draftRevision: null },
+          cases,
+          "publish-gate"
+        )
+      ], { concurrency: 2 })
+      if (live !== undefined && liveRun !== undefined) {
+        yield* evalRuns.scoreVersion(agent.id, liveRun.id, live.number, liveRun.score ?? 0)
+      }
+      const gateRun = { id: candidate.id, score: candidate.score ?? 0, results: candidate.results }
+      const liveScore = liveRun?.score ?? null
+      const report = gateReport(gateRun, gates, liveScore)
+      const reasons = refusalReasons(gateRun.score, gates, liveScore)
+      if (reasons.length > 0) {
+        return yield* new AiAgentPublishRefused({
+          slug: agent.slug,
+          reasons,
+          evalGate: report,
+          message: refusalMessage(report, reasons)
+        })
+      }
+      return { revision, runId: candidate.id, report }
+    })
+
+    /** The publish itself, in one transaction: the draft as version N, live; with the gate's run attached. */
+    const release = Effect.fn("AgentReleases.release")(function*(
       principal: Principal,
       slug: string,
       ifMatch: Revision | undefined,
       notes: string | undefined,
-      origin: Origin
+      origin: Origin,
+      gate: Effect.Effect.Success<ReturnType<typeof evalGate>> | undefined
     ) {
       const locked = yield* lockedAgent(principal, slug)
       if (ifMatch !== undefined && locked.revision !== ifMatch) {
-        return yield* new RevisionConflict({
-          expected: ifMatch,
-          actual: locked.revision,
-          message: `The agent is at revision ${locked.revision}, not ${ifMatch}: review the draft again`
-        })
+        return yield* revisionConflict(ifMatch, locked.revision, "review the draft again")
+      }
+      if (gate !== undefined && locked.revision !== gate.revision) {
+        return yield* revisionConflict(gate.revision, locked.revision, "the draft changed while its evals ran")
       }
       const { snapshot } = yield* snapshots.draft(locked)
-      const secretNames = draftSecretNames(snapshot)
-      const missingSecrets = secretNames.length === 0
-        ? []
-        : yield* secrets.missing(principal.workspaceId, secretNames)
-      const toolIds = workspaceToolIds(snapshot)
-      const existingTools = yield* Effect.forEach(
-        [...new Set(toolIds)],
-        (id) => Effect.map(workspaceTools.find(principal.workspaceId, id as WorkspaceToolId), (tool) => tool?.id)
-      )
-      const inForce = yield* llm.resolve(principal.workspaceId)
-      const problems = draftProblems(snapshot, {
-        existingSecrets: new Set(secretNames.filter((name) => !missingSecrets.includes(name))),
-        existingWorkspaceTools: new Set(existingTools.flatMap((id) => id === undefined ? [] : [id])),
-        connectedProviders: new Set(
-          [inForce.primary, inForce.fallback].flatMap((entry) => entry === null ? [] : [entry.connection.provider])
-        )
-      })
-      if (problems.length > 0) {
-        return yield* new AiAgentDraftNotPublishable({
-          slug: locked.slug,
-          problems,
-          message: `The draft cannot be published: ${problems.map((problem) => problem.message).join("; ")}`
-            .slice(0, 4000)
-        })
-      }
+      yield* checkDraft(principal, locked, snapshot)
       const at = yield* now
       const bumped = yield* agents.bumpRevision(principal.workspaceId, locked.id, locked.revision, at)
       if (bumped._tag !== "Bumped") return yield* Effect.die(new Error("the locked agent's revision moved"))
@@ -138,6 +229,7 @@ export class AgentReleases extends Effect.Service<AgentReleases>()("parley/servi
         snapshot,
         at
       })
+      if (gate !== undefined) yield* evalRuns.attachToVersion(locked.id, gate.runId, number)
       yield* versions.setLive(locked.id, number)
       const token = locked.publicTokenHash === null ? issueToken() : undefined
       if (token !== undefined) yield* versions.setPublicToken(locked.id, token.hash, token.hint)
@@ -151,9 +243,23 @@ export class AgentReleases extends Effect.Service<AgentReleases>()("parley/servi
         version,
         agent: yield* reread(locked),
         publicToken: token?.token ?? null,
-        evalGate: null
+        evalGate: gate?.report ?? null
       })
     }, transactional)
+
+    const publish = Effect.fn("AgentReleases.publish")(function*(
+      principal: Principal,
+      slug: string,
+      ifMatch: Revision | undefined,
+      notes: string | undefined,
+      origin: Origin
+    ) {
+      const { publishGates } = yield* agentOps.get(principal.workspaceId)
+      const gate = publishGates.runEvalsOnPublish
+        ? yield* evalGate(principal, slug, ifMatch, publishGates)
+        : undefined
+      return yield* release(principal, slug, ifMatch, notes, origin, gate)
+    })
 
     const rotatePublicToken = Effect.fn("AgentReleases.rotatePublicToken")(
       function*(principal: Principal, slug: string, origin: Origin) {

@@ -14,9 +14,13 @@
  */
 import { AiError, type Prompt, type Response, Tool } from "@effect/ai"
 import { Clock, Effect, Either, Option, Redacted, Schema, Stream } from "effect"
+import type { TurnGuardrailEvent } from "../../domain/aiAgents/AgentTurn.js"
 import { AgentTurnUpstreamFailed } from "../../domain/aiAgents/AgentTurnOutcome.js"
 import type { AiAgentSnapshot } from "../../domain/aiAgents/AiAgentSnapshot.js"
 import { builtinTools } from "../../domain/aiAgents/EffectiveTool.js"
+import { checkText, type SnapshotGuardrail } from "../../domain/aiAgents/guardrails/GuardrailCheck.js"
+import { outputGuard } from "../../domain/aiAgents/guardrails/OutputGuard.js"
+import { toolCallVerdict } from "../../domain/aiAgents/guardrails/ToolGuard.js"
 import type { AiAgentConversationId, AiAgentId, EndUserId } from "../../domain/aiAgents/Ids.js"
 import {
   type Finish,
@@ -43,6 +47,7 @@ import { LlmInForce, type LlmInForceEntry } from "../settings/LlmInForce.js"
 import { ToolCalls } from "../workspace/ToolCalls.js"
 import { UsageMeter } from "../workspace/UsageMeter.js"
 import { AgentMemory } from "./AgentMemory.js"
+import { KnowledgeSearch } from "./KnowledgeSearch.js"
 
 /** A tool the model may call, ready to run. */
 type RunnableTool =
@@ -68,6 +73,10 @@ export interface PreparedAgent {
   /** The loop's own tools the agent has, by the name the model calls them. */
   readonly builtIns: ReadonlyArray<string>
   readonly secrets: ReadonlyArray<string>
+  /** The knowledge documents the snapshot lists: all `knowledge_search` may search. */
+  readonly knowledgeIds: AiAgentSnapshot["knowledgeIds"]
+  /** The snapshot's guardrails: output rules judge each model step's text and tool calls as they happen. */
+  readonly guardrails: ReadonlyArray<SnapshotGuardrail>
 }
 
 /** What `run` needs besides the prepared agent. */
@@ -86,6 +95,8 @@ export interface LoopRun {
   readonly conversation?: TurnConversation
   /** When given, model answers are streamed and each piece of text is passed here with its step's index. */
   readonly onDelta?: (index: number, delta: string) => Effect.Effect<void>
+  /** Tools answered without running them (an eval case's mocks): the output the model receives, by tool name. */
+  readonly mock?: (name: string) => JsonValue | undefined
 }
 
 /** What `remember` needs of the turn: its stored conversation and the end user it is with. */
@@ -99,6 +110,10 @@ export interface LoopOutcome {
   readonly finish: typeof Finish.Type
   readonly steps: ReadonlyArray<LoopStep>
 }
+
+/** The prompt-injection rules that also read tool results (`scanToolResults`). */
+const injectionScanners = (guardrails: ReadonlyArray<SnapshotGuardrail>) =>
+  guardrails.filter((guardrail) => guardrail.rule.kind === "prompt-injection" && guardrail.rule.scanToolResults)
 
 /** The arguments any JSON object fits, offered to the model under the tool's own JSON schema. */
 const anyObject = Schema.Struct({}, Schema.Record({ key: Schema.String, value: Schema.Unknown }))
@@ -176,6 +191,7 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
     const usage = yield* UsageMeter
     const workspaceTools = yield* WorkspaceToolRepo
     const memory = yield* AgentMemory
+    const knowledge = yield* KnowledgeSearch
 
     const upstream = (provider: string, message: string) => new AgentTurnUpstreamFailed({ provider, message })
 
@@ -271,6 +287,8 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
           offered,
           tools,
           builtIns,
+          guardrails: snapshot.guardrails,
+          knowledgeIds: snapshot.knowledgeIds,
           secrets: [primary, fallback].flatMap((target) =>
             target === null ? [] : Option.toArray(Option.map(target.apiKey, Redacted.value))
           )
@@ -307,6 +325,12 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
           disableToolCallResolution: true,
           toolChoice: typeof choice === "string" ? choice : { tool: choice.tool }
         }
+        // The output guardrails see the text as it is written; what they let through is what is shown and stored.
+        const guard = outputGuard(prepared.guardrails)
+        const show = (delta: string) => {
+          const shown = guard === undefined ? delta : guard.push(delta)
+          return shown === "" || onDelta === undefined ? Effect.void : onDelta(shown)
+        }
         const answered: Effect.Effect<ModelAnswer, unknown> = onDelta === undefined
           ? Effect.map(model.generateText(options) as Effect.Effect<any, unknown>, fromResponse)
           : Stream.runFoldEffect(
@@ -314,7 +338,7 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
             emptyAnswer,
             (answer, part) =>
               part.type === "text-delta" && part.delta !== ""
-                ? Effect.as(onDelta(part.delta), addPart(answer, part))
+                ? Effect.as(show(part.delta), addPart(answer, part))
                 : Effect.succeed(addPart(answer, part))
           )
         const answer = yield* answered.pipe(
@@ -330,6 +354,13 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
             )
           )
         )
+        if (guard !== undefined) {
+          if (onDelta === undefined) guard.push(answer.text)
+          const rest = guard.end()
+          if (rest !== "" && onDelta !== undefined) yield* onDelta(rest)
+        }
+        const stopped = guard?.stop() ?? null
+        const events = guard?.events() ?? []
         const latencyMs = (yield* Clock.currentTimeMillis) - started
         const tokens = { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens }
         yield* usage.record({
@@ -342,8 +373,9 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
           {
             _tag: "ModelStep",
             index,
-            text: answer.text,
-            toolCalls: answer.toolCalls.map((call) => ({
+            text: guard === undefined ? answer.text : guard.shown(),
+            // A stopped step's calls never run: the turn ends with the guardrail.
+            toolCalls: stopped !== null ? [] : answer.toolCalls.map((call) => ({
               id: call.id,
               name: call.name,
               arguments: call.params as JsonValue
@@ -351,7 +383,9 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
             finish: finishOf(answer.finishReason),
             usage: tokens,
             latencyMs: Math.max(0, Math.round(latencyMs)),
-            model: excerpt(answer.modelId ?? prepared.primary.connection.model, 200)
+            model: excerpt(answer.modelId ?? prepared.primary.connection.model, 200),
+            ...(events.length === 0 ? {} : { guardrailEvents: events }),
+            ...(stopped === null ? {} : { stopped })
           } satisfies ModelStep
         )
       }
@@ -366,6 +400,7 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
     ): Effect.Effect<ToolStep> =>
       Effect.gen(function*() {
         const started = yield* Clock.currentTimeMillis
+        const judged: Array<TurnGuardrailEvent> = []
         const ended = (
           status: ToolStep["status"],
           result: JsonValue,
@@ -380,15 +415,24 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
               status,
               result: status === "succeeded" ? result : null,
               error: status === "succeeded" ? null : excerpt(error ?? "The tool failed.", 2000),
-              durationMs: Math.max(0, Math.round(now - started))
+              durationMs: Math.max(0, Math.round(now - started)),
+              ...(judged.length === 0 ? {} : { guardrailEvents: judged })
             }))
         const tool = prepared.tools.get(call.name)
         if (tool === undefined) return yield* ended("failed", null, `There is no tool named ${call.name}`)
         if (tool.kind === "builtin") {
           switch (tool.config.builtin) {
-            case "knowledge_search":
-              // Knowledge comes with the next issue: an agent has none to search yet.
-              return yield* ended("succeeded", { results: [] }, null)
+            case "knowledge_search": {
+              const found = yield* knowledge.forTool(
+                prepared.agentId as AiAgentId,
+                prepared.knowledgeIds,
+                tool.config.settings,
+                call.arguments
+              )
+              return Either.isRight(found)
+                ? yield* ended("succeeded", found.right, null)
+                : yield* ended("failed", null, found.left)
+            }
             case "remember": {
               if (conversation === undefined) {
                 return yield* ended(
@@ -421,6 +465,9 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
               return yield* ended("failed", null, "The handoff tool must be called `handoff`")
           }
         }
+        const verdict = toolCallVerdict(prepared.guardrails, tool.definition.url)
+        judged.push(...verdict.events)
+        if (verdict.blocked !== null) return yield* ended("blocked", null, verdict.blocked)
         const args = call.arguments
         const input: JsonValue = typeof args === "object" && args !== null && !Array.isArray(args)
           ? { ...args, ...tool.fixedInput }
@@ -458,8 +505,33 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
         if (status >= 400) {
           return yield* ended("failed", null, `The tool answered HTTP ${status}: ${excerpt(body, 500)}`)
         }
+        // Instructions smuggled into what a tool answered are judged before the model reads them.
+        const scanned = checkText(injectionScanners(prepared.guardrails), "input", body)
+        judged.push(...scanned.events)
+        if (scanned.stop !== null) {
+          return yield* ended("blocked", null, `A guardrail withheld this tool's answer (${scanned.stop.name}).`)
+        }
         return yield* ended("succeeded", resultOf(body), null)
       }).pipe(Effect.withSpan("AgentRuntime.runTool", { attributes: { tool: call.name } }))
+
+    /** A mocked tool's step (it succeeds at once with the mock's output), or the tool run for real. */
+    const mockedOrRun = (input: LoopRun, call: PendingToolCall): Effect.Effect<ToolStep> => {
+      const output = input.mock?.(call.name)
+      return output === undefined
+        ? runTool(input.prepared, call, input.keyOf(call), input.conversation)
+        : Effect.succeed(storable(
+          {
+            _tag: "ToolStep",
+            index: call.index,
+            callId: call.callId,
+            name: call.name,
+            status: "succeeded",
+            result: output,
+            error: null,
+            durationMs: 0
+          } satisfies ToolStep
+        ))
+    }
 
     /** Run the loop from the given steps to its Finish. */
     const run = Effect.fn("AgentRuntime.run")(function*(input: LoopRun) {
@@ -491,7 +563,7 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
               action.calls,
               (call) =>
                 Effect.flatMap(
-                  runTool(input.prepared, call, input.keyOf(call), input.conversation),
+                  mockedOrRun(input, call),
                   (step) => Effect.zipRight(input.record(step), Effect.sync(() => steps.push(step)))
                 ),
               { concurrency: "unbounded", discard: true }
@@ -504,5 +576,5 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
 
     return { prepare, run } as const
   }),
-  dependencies: [WorkspaceToolRepo.Default]
+  dependencies: [WorkspaceToolRepo.Default, KnowledgeSearch.Default]
 }) {}

@@ -1,11 +1,10 @@
 /**
  * What an agent runs, as one value: its draft as it is now (the playground,
  * and what `publish` freezes) or a published version's snapshot (public
- * turns). Guardrails and knowledge come with the next issue; until then a
- * snapshot has none.
+ * turns).
  *
  * Turns read snapshots through a node-wide cache: a version is immutable,
- * and a draft's tasks and tools change only with its revision (every edit of
+ * and a draft's tasks, tools and guardrails change only with its revision (every edit of
  * them bumps it, the agent's row locked), so `forTurn` reads the agent's row
  * and reuses the collections it read at that revision. A fill that races an
  * edit can label the edit's collections with the revision before it; the
@@ -17,6 +16,7 @@ import type { AiAgent } from "../../domain/aiAgents/AiAgent.js"
 import { AiAgentSnapshot } from "../../domain/aiAgents/AiAgentSnapshot.js"
 import { AgentConversationRepo } from "../../persistence/aiAgents/AgentConversationRepo.js"
 import { AgentDraftCollectionsRepo } from "../../persistence/aiAgents/AgentDraftCollectionsRepo.js"
+import { AiAgentGuardrailRepo } from "../../persistence/aiAgents/AiAgentGuardrailRepo.js"
 
 /** A draft frozen as a snapshot, with the revision it was read at. */
 export interface DraftSnapshot {
@@ -42,9 +42,9 @@ const bounded = <A>() => {
   }
 }
 
-type Collections = Pick<AiAgentSnapshot, "tasks" | "tools">
+type Collections = Pick<AiAgentSnapshot, "tasks" | "tools" | "guardrails" | "knowledgeIds">
 
-const snapshotOf = (agent: AiAgent, { tasks, tools }: Collections): DraftSnapshot => ({
+const snapshotOf = (agent: AiAgent, { guardrails, knowledgeIds, tasks, tools }: Collections): DraftSnapshot => ({
   revision: agent.revision,
   snapshot: {
     name: agent.name,
@@ -54,23 +54,29 @@ const snapshotOf = (agent: AiAgent, { tasks, tools }: Collections): DraftSnapsho
     conversation: agent.conversation,
     tasks,
     tools,
-    guardrails: [],
-    knowledgeIds: []
+    guardrails,
+    knowledgeIds
   }
 })
 
 export class AgentSnapshots extends Effect.Service<AgentSnapshots>()("parley/services/aiAgents/AgentSnapshots", {
-  dependencies: [AgentDraftCollectionsRepo.Default, AgentConversationRepo.Default],
+  dependencies: [AgentDraftCollectionsRepo.Default, AgentConversationRepo.Default, AiAgentGuardrailRepo.Default],
   effect: Effect.gen(function*() {
     const collections = yield* AgentDraftCollectionsRepo
     const conversations = yield* AgentConversationRepo
+    const guardrailRepo = yield* AiAgentGuardrailRepo
     const drafts = bounded<{ readonly revision: number; readonly collections: Collections }>()
     const versions = bounded<AiAgentSnapshot>()
 
     const read = (agent: AiAgent) =>
       Effect.map(
-        Effect.all([collections.tasks(agent.id), collections.tools(agent.id)], { concurrency: 2 }),
-        ([tasks, tools]): Collections => ({ tasks, tools })
+        Effect.all([
+          collections.tasks(agent.id),
+          collections.tools(agent.id),
+          guardrailRepo.all(agent.id),
+          collections.knowledgeIds(agent.id)
+        ], { concurrency: 4 }),
+        ([tasks, tools, guardrails, knowledgeIds]): Collections => ({ tasks, tools, guardrails, knowledgeIds })
       )
 
     return {

@@ -25,8 +25,11 @@
  * conversation) are ordinary HTTP errors.
  */
 import { Cause, Effect, Either, Fiber, Option, Queue, Schema, Stream } from "effect"
+import type { TurnGuardrailEvent } from "../../domain/aiAgents/AgentTurn.js"
 import type { AgentTurnOutcome } from "../../domain/aiAgents/AgentTurnOutcome.js"
 import { AgentTurnRequest } from "../../domain/aiAgents/AgentTurnRequest.js"
+import { checkText } from "../../domain/aiAgents/guardrails/GuardrailCheck.js"
+import { visibleOutcomes } from "../../domain/aiAgents/guardrails/VisibleOutcomes.js"
 import type { AiAgentToolId } from "../../domain/aiAgents/Ids.js"
 import { LoopStep } from "../../domain/aiAgents/loop/LoopStep.js"
 import { PlaygroundResult } from "../../domain/aiAgents/Playground.js"
@@ -42,6 +45,7 @@ import {
 } from "../../domain/aiAgents/TurnDelta.js"
 import {
   DONE_EVENT_ID,
+  inputEventId,
   resumeAt,
   type ResumePoint,
   SSE_HEARTBEAT,
@@ -64,17 +68,25 @@ const encodePublic = Schema.encodeSync(PublicTurnResult)
 
 const decodeRequest = Schema.decodeUnknownOption(AgentTurnRequest)
 
-/**
- * The agent tools of a stored turn request's snapshot, by name (built-ins
- * have none): what `tool.call` events name as `toolId`.
- */
-const toolIdsOf = (request: unknown): ReadonlyMap<string, AiAgentToolId> =>
+/** What a stream needs of its stored turn: its number, its tools and the guardrail hits on its message. */
+interface StreamedTurn {
+  readonly number: number
+  /** The agent tools of the turn's snapshot, by name (built-ins have none): what `tool.call` events name as `toolId`. */
+  readonly toolIds: ReadonlyMap<string, AiAgentToolId>
+  /** The input guardrails' hits on the user's message (the entity judges it alike). */
+  readonly inputEvents: ReadonlyArray<TurnGuardrailEvent>
+}
+
+const streamedTurn = (number: number, request: unknown): StreamedTurn =>
   Option.match(decodeRequest(request), {
-    onNone: () => new Map(),
-    onSome: ({ snapshot }) =>
-      new Map(
+    onNone: () => ({ number, toolIds: new Map(), inputEvents: [] }),
+    onSome: ({ message, snapshot }) => ({
+      number,
+      toolIds: new Map(
         snapshot.tools.flatMap((tool) => tool.config.kind === "builtin" ? [] : [[tool.name, tool.id] as const])
-      )
+      ),
+      inputEvents: checkText(snapshot.guardrails, "input", message).events
+    })
   })
 
 /** The `error` event's code for a failure the JSON form would answer. */
@@ -116,7 +128,37 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
           const sent = yield* Effect.forkScoped(Effect.either(turns.send(payload)))
           /** The last step read: steps 0 to `read` have been (steps are numbered from 0). */
           let read = -1
-          let turn: { readonly number: number; readonly toolIds: ReadonlyMap<string, AiAgentToolId> } | undefined
+          let turn: StreamedTurn | undefined
+          // A public stream shows each notice once.
+          const noticed = new Set<string>()
+
+          /** The `guardrail` frames of hits: the events on the playground, the notices the end user may see otherwise. */
+          const guardrailFrames = (events: ReadonlyArray<TurnGuardrailEvent>, idOf: (n: number) => string) =>
+            Effect.forEach(events, (event, n) => {
+              if (showTools) {
+                return Effect.asVoid(queue.offer(sseFrame("guardrail", { type: "guardrail", ...event }, idOf(n))))
+              }
+              return Effect.forEach(visibleOutcomes([event]), (outcome) => {
+                const key = `${outcome.stage}/${outcome.action}/${outcome.notice}`
+                if (noticed.has(key)) return Effect.void
+                noticed.add(key)
+                return Effect.asVoid(queue.offer(sseFrame("guardrail", { type: "guardrail", ...outcome }, idOf(n))))
+              }, { discard: true })
+            }, { discard: true })
+
+          /** Find the stored turn once; its message's guardrail hits are the stream's first events. */
+          const findTurn = Effect.gen(function*() {
+            if (turn !== undefined) return turn
+            const found = yield* repo.turnByKey(payload.conversationId, payload.idempotencyKey)
+            // Another body under this key is not this request's turn (the entity refuses it).
+            if (Option.isNone(found) || found.value.bodyHash !== payload.bodyHash) return undefined
+            turn = streamedTurn(found.value.turn, found.value.request)
+            yield* guardrailFrames(
+              turn.inputEvents.filter((_, n) => !resume?.sawInputEvent(n)),
+              (n) => inputEventId(n)
+            )
+            return turn
+          })
           let view = resume === undefined ? emptyView : resumedView(resume.textStep, resume.textShown)
 
           const showText = (step: number, seen: Seen) =>
@@ -138,13 +180,9 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
            */
           const newSteps = (final: boolean) =>
             Effect.gen(function*() {
-              if (turn === undefined) {
-                const found = yield* repo.turnByKey(payload.conversationId, payload.idempotencyKey)
-                // Another body under this key is not this request's turn (the entity refuses it).
-                if (Option.isNone(found) || found.value.bodyHash !== payload.bodyHash) return
-                turn = { number: found.value.turn, toolIds: toolIdsOf(found.value.request) }
-              }
-              const { number, toolIds } = turn
+              const found = yield* findTurn
+              if (found === undefined) return
+              const { number, toolIds } = found
               for (const row of yield* repo.stepsAfter(payload.conversationId, number, read)) {
                 // Parallel tool calls are stored as they finish: a step after a gap waits for the gap to fill.
                 if (row.step !== read + 1) break
@@ -159,12 +197,18 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
                 if (step.right._tag === "ModelStep") {
                   yield* showText(row.step, seeStoredText(view, row.step, row.epoch, step.right.text))
                 }
-                if (!showTools) continue
-                const events = stepEvents(step.right, (name) => toolIds.get(name) ?? null)
+                const events = showTools ? stepEvents(step.right, (name) => toolIds.get(name) ?? null) : []
                 for (const [n, event] of events.entries()) {
                   if (resume?.sawToolEvent(row.step, n)) continue
                   yield* queue.offer(sseFrame(event.type, event, toolEventId(row.step, n)))
                 }
+                // The step's guardrail hits follow its tool events, numbered after them.
+                const hits = step.right.guardrailEvents ?? []
+                const first = events.length
+                yield* guardrailFrames(
+                  hits.filter((_, k) => !resume?.sawToolEvent(row.step, first + k)),
+                  (k) => toolEventId(row.step, first + k)
+                )
               }
             })
 
@@ -174,6 +218,7 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
            */
           const showPiece = (delta: TurnDelta) =>
             Effect.gen(function*() {
+              yield* findTurn
               if (delta.step > read + 1) yield* newSteps(false)
               yield* showText(delta.step, seeDelta(view, delta))
             })

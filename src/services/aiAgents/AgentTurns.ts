@@ -12,26 +12,22 @@
  * `SendTurn.ts` does for Assistants; after `DELIVERY_LIMIT` the caller hears
  * "retry with the same key" (the turn goes on regardless).
  */
-import type { Prompt } from "@effect/ai"
 import type { ClusterError } from "@effect/cluster"
 import { Cause, Data, Effect, Fiber, Option, Schedule } from "effect"
 import * as Crypto from "node:crypto"
 import { v5 as uuidv5, v7 as uuidv7 } from "uuid"
 import { AgentConversation, type AgentTurnPayload } from "../../actors/AgentConversation.js"
-import { systemPrompt } from "../../domain/aiAgents/AgentPrompt.js"
 import type {
   AgentTurnFailed,
   AgentTurnOutcome,
   AgentTurnUpstreamFailed
 } from "../../domain/aiAgents/AgentTurnOutcome.js"
-import { finishReasonOf } from "../../domain/aiAgents/AgentTurnOutcome.js"
 import { AiAgentNotFound } from "../../domain/aiAgents/AiAgent.js"
 import { type AiAgentConversationClosed, AiAgentConversationNotFound } from "../../domain/aiAgents/Conversation.js"
 import { AiAgentConversationId, AiAgentVersionNumber } from "../../domain/aiAgents/Ids.js"
-import { toolIdempotencyKey } from "../../domain/aiAgents/loop/ToolIdempotencyKey.js"
+import { visibleOutcomes } from "../../domain/aiAgents/guardrails/VisibleOutcomes.js"
 import { type PlaygroundRequest, PlaygroundResult } from "../../domain/aiAgents/Playground.js"
 import { type PublicTurnRequest, PublicTurnResult } from "../../domain/aiAgents/PublicTurn.js"
-import { turnToolCalls, turnUsage } from "../../domain/aiAgents/TurnSummary.js"
 import { canonicalJson } from "../../domain/CanonicalJson.js"
 import { NotReady, UpstreamFailed, ValidationFailed } from "../../domain/HttpErrors.js"
 import type { IdempotencyKeyReused } from "../../domain/Idempotency.js"
@@ -44,9 +40,8 @@ import { AiAgentRepo } from "../../persistence/aiAgents/AiAgentRepo.js"
 import { Admission } from "../Admission.js"
 import { currentTraceId } from "../runtime/CurrentTrace.js"
 import { DELIVERY_LIMIT } from "../runtime/SendTurn.js"
-import { AgentOps } from "../settings/AgentOps.js"
-import { AgentRuntime } from "./AgentRuntime.js"
 import { AgentSnapshots } from "./AgentSnapshots.js"
+import { AgentTranscripts } from "./AgentTranscripts.js"
 
 /** A transient answer: send the same message again. */
 class SendAgain extends Data.TaggedError("SendAgain")<{}> {}
@@ -159,12 +154,12 @@ const typed = <A>(sent: Effect.Effect<A, SentErrors>) =>
   )
 
 /** The answer of a turn the entity ran (its outcome decoded already: not validated a second time). */
-const playgroundResultOf = (outcome: AgentTurnOutcome, guardrailFree = true) =>
+const playgroundResultOf = (outcome: AgentTurnOutcome) =>
   PlaygroundResult.make({
     conversationId: outcome.conversationId,
     message: { id: outcome.message.id, content: outcome.message.content },
     toolCalls: outcome.toolCalls,
-    guardrailEvents: guardrailFree ? [] : [],
+    guardrailEvents: outcome.guardrailEvents,
     handoff: outcome.handoff,
     finishReason: outcome.finishReason,
     usage: outcome.usage,
@@ -183,8 +178,7 @@ export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/ai
     const agents = yield* AiAgentRepo
     const conversations = yield* AgentConversationRepo
     const snapshots = yield* AgentSnapshots
-    const runtime = yield* AgentRuntime
-    const agentOps = yield* AgentOps
+    const transcripts = yield* AgentTranscripts
 
     /**
      * A turn delivered on a fiber of its own, holding a permit of the node's
@@ -224,47 +218,23 @@ export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/ai
         }
         const agent = yield* agentOf(principal.workspaceId, slug)
         const { revision, snapshot } = yield* snapshots.forTurn(agent)
-        const ops = yield* agentOps.get(principal.workspaceId)
-        const prepared = yield* runtime.prepare(principal.workspaceId, agent.id, snapshot)
-        const variables = request.variables ?? {}
-        const base: Array<Prompt.MessageEncoded> = [
-          { role: "system", content: systemPrompt(snapshot, variables, {}) },
-          ...request.messages.map((message): Prompt.MessageEncoded =>
-            message.role === "user"
-              ? { role: "user", content: message.content }
-              : { role: "assistant", content: message.content }
-          )
-        ]
-        const run = uuidv7()
-        const started = Date.now()
-        const { finish, steps } = yield* runtime.run({
-          prepared,
-          limits: {
-            maxModelSteps: snapshot.modelSettings.maxSteps,
-            tokenBudget: { remaining: ops.tokenBudgets.perConversation, onExceeded: ops.tokenBudgets.onExceeded }
-          },
-          base,
-          steps: [],
-          record: () => Effect.void,
-          keyOf: (call) => toolIdempotencyKey({ conversationId: run, turn: 1, step: call.index, callId: call.callId })
+        const ran = yield* transcripts.run({
+          workspaceId: principal.workspaceId,
+          agentId: agent.id,
+          snapshot,
+          messages: request.messages,
+          variables: request.variables ?? {}
         })
-        const toolIdOf = (name: string) => {
-          const tool = prepared.tools.get(name)
-          return tool === undefined || tool.kind === "builtin" ? null : tool.toolId
-        }
-        const lastModel = steps.filter((step) => step._tag === "ModelStep").at(-1)
         return PlaygroundResult.make({
           conversationId: null,
-          message: { id: null, content: finish.text },
-          toolCalls: turnToolCalls(steps, toolIdOf),
+          message: { id: null, content: ran.reply },
+          toolCalls: ran.toolCalls,
           guardrailEvents: [],
-          handoff: finish.handoff === null
-            ? null
-            : { reason: finish.handoff.reason, triggeredBy: "agent", target: null },
-          finishReason: finishReasonOf(finish.reason),
-          usage: turnUsage(steps),
-          latencyMs: Math.max(0, Date.now() - started),
-          model: { ...prepared.resolved, model: lastModel?.model ?? prepared.resolved.model },
+          handoff: ran.handoff,
+          finishReason: ran.finishReason,
+          usage: ran.usage,
+          latencyMs: ran.latencyMs,
+          model: ran.model,
           revision,
           traceId: yield* currentTraceId
         })
@@ -427,9 +397,9 @@ export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/ai
         PublicTurnResult.make({
           conversationId: outcome.conversationId,
           message: outcome.message,
-          outcome: outcome.handoff === null ? "answered" : "handed-off",
+          outcome: outcome.handoff !== null ? "handed-off" : outcome.loopFinish === "guardrail" ? "blocked" : "answered",
           handoff: outcome.handoff !== null,
-          guardrails: [],
+          guardrails: visibleOutcomes(outcome.guardrailEvents),
           version: outcome.version ?? AiAgentVersionNumber.make(agent.version),
           traceId: outcome.traceId
         })

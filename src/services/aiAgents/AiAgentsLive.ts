@@ -8,11 +8,17 @@ import { Layer } from "effect"
 import { AiAgentRepo } from "../../persistence/aiAgents/AiAgentRepo.js"
 import { AgentAudit } from "./AgentAudit.js"
 import { AgentConversations } from "./AgentConversations.js"
+import { AgentEvalRunner } from "./AgentEvalRunner.js"
 import { AgentFromDraft } from "./AgentFromDraft.js"
 import { AgentMemory } from "./AgentMemory.js"
 import { AgentReleases } from "./AgentReleases.js"
+import { AgentRuntime } from "./AgentRuntime.js"
 import { AgentSnapshots } from "./AgentSnapshots.js"
+import { AgentTranscripts } from "./AgentTranscripts.js"
 import { AiAgentDrafts } from "./AiAgentDrafts.js"
+import { AiAgentEvals } from "./AiAgentEvals.js"
+import { AiAgentGuardrails } from "./AiAgentGuardrails.js"
+import { AiAgentKnowledge } from "./AiAgentKnowledge.js"
 import { AiAgents } from "./AiAgents.js"
 import { AiAgentTasks } from "./AiAgentTasks.js"
 import { AiAgentTools } from "./AiAgentTools.js"
@@ -29,6 +35,18 @@ const Agents = AiAgents.Default.pipe(
   Layer.provide(Collections)
 )
 
+/** Stateless runs of what an agent runs: the playground's transcripts and eval cases. */
+const Transcripts = AgentTranscripts.Default.pipe(
+  Layer.provide(AgentRuntime.Default),
+  Layer.provide(AgentMemory.Default)
+)
+
+/** Eval cases and their runs, and the releases whose publish the suite may gate. */
+const Evals = Layer.mergeAll(AiAgentEvals.Default, AgentReleases.Default).pipe(
+  Layer.provide(AgentEvalRunner.Default),
+  Layer.provide(Transcripts)
+)
+
 export const AiAgentsLive = Layer.mergeAll(
   AiAgentRepo.Default,
   Agents,
@@ -36,9 +54,12 @@ export const AiAgentsLive = Layer.mergeAll(
   AgentSnapshots.Default,
   AgentAudit.Default,
   AgentMemory.Default,
-  AgentReleases.Default,
   PublicAgents.Default,
   PublicAgentGate.Default,
   AiAgentToolTests.Default,
-  AgentConversations.Default
+  AiAgentGuardrails.Default,
+  AiAgentKnowledge.Default,
+  AgentConversations.Default,
+  Transcripts,
+  Evals
 )

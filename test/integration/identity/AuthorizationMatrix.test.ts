@@ -228,6 +228,23 @@ const builtProbes: Record<
     tag: "AiAgentNotFound"
   },
   "aiAgentMemory.deleteById": { query: `?id=${SAMPLE_ID}`, status: 404, tag: "AiAgentNotFound" },
+  "aiAgentEvals.list": { status: 404, tag: "AiAgentNotFound" },
+  "aiAgentEvals.create": {
+    body: () => ({
+      name: "Matrix case",
+      conversation: [{ role: "user", content: "Hi" }],
+      expectations: [{ kind: "contains", value: "Hi" }]
+    }),
+    status: 404,
+    tag: "AiAgentNotFound"
+  },
+  "aiAgentEvals.get": { status: 404, tag: "AiAgentNotFound" },
+  "aiAgentEvals.update": { body: () => ({ enabled: false }), status: 404, tag: "AiAgentNotFound" },
+  "aiAgentEvals.delete": { status: 404, tag: "AiAgentNotFound" },
+  "aiAgentEvals.updateById": { body: () => ({ id: SAMPLE_ID, enabled: false }), status: 404, tag: "AiAgentNotFound" },
+  "aiAgentEvals.deleteById": { query: `?id=${SAMPLE_ID}`, status: 404, tag: "AiAgentNotFound" },
+  "aiAgentEvals.run": { body: () => ({}), status: 404, tag: "AiAgentNotFound" },
+  "aiAgentEvals.listEvalRuns": { status: 404, tag: "AiAgentNotFound" },
   "aiAgentReleases.publish": { body: () => ({}), status: 404, tag: "AiAgentNotFound" },
   "aiAgentReleases.rotatePublicToken": { status: 404, tag: "AiAgentNotFound" },
   "aiAgentReleases.getEmbed": { status: 404, tag: "AiAgentNotFound" },

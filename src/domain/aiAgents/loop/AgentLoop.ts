@@ -53,6 +53,12 @@ export const HANDOFF_TOOL = "handoff"
 /** The handoff's reason when the model gave none. */
 export const DEFAULT_HANDOFF_REASON = "The agent handed the conversation to a human."
 
+/** What the user reads when a guardrail blocks and has no message of its own. */
+export const DEFAULT_BLOCK_TEXT = "Sorry, I can't help with that."
+
+/** The handoff's reason when a guardrail hands the conversation to a human. */
+export const guardrailHandoffReason = (name: string) => `The guardrail "${name}" handed the conversation to a human.`
+
 /** The handoff's reason when the token budget is spent and the workspace hands off. */
 export const BUDGET_HANDOFF_REASON = "The conversation's token budget is spent."
 
@@ -95,7 +101,8 @@ export const LoopFinishReason = Schema.Literal(
   "max-steps",
   "token-budget",
   "handoff",
-  "content-filter"
+  "content-filter",
+  "guardrail"
 ).annotations({ identifier: "LoopFinishReason" })
 export type LoopFinishReason = typeof LoopFinishReason.Type
 
@@ -133,6 +140,18 @@ const finish = (reason: LoopFinishReason, text: string, handoff: string | null =
   handoff: handoff === null ? null : { reason: handoff }
 })
 
+/**
+ * The finish of a turn a guardrail stopped (on the user's message, or on a
+ * model step's text): `guardrail` with its message for a block, `handoff`
+ * (its message, or the agent's handoff wording when it has none) for a handoff.
+ */
+export const guardrailFinish = (
+  stopped: { readonly action: "block" | "handoff"; readonly name: string; readonly message: string | null }
+): typeof Finish.Type =>
+  (stopped.action === "block"
+    ? finish("guardrail", stopped.message ?? DEFAULT_BLOCK_TEXT)
+    : finish("handoff", stopped.message ?? "", guardrailHandoffReason(stopped.name))) as typeof Finish.Type
+
 /** The finish a limit forces at a boundary, or null while the turn may go on. */
 const limitReached = (rounds: ReadonlyArray<LoopRound>, limits: LoopLimits): LoopAction | null => {
   const text = rounds.at(-1)?.model.text ?? ""
@@ -163,6 +182,7 @@ export const nextAction = ({ builtIns, limits, steps }: LoopInput): Either.Eithe
     const last = rounds.at(-1)
     if (last === undefined) return Either.right(limitReached(rounds, limits) ?? { _tag: "CallModel", index: 0 })
     const { model, results } = last
+    if (model.stopped !== undefined) return Either.right(guardrailFinish(model.stopped))
     if (model.toolCalls.length === 0) return Either.right(finish(answered(model.finish), model.text))
     const handoff = model.toolCalls.find(isHandoff)
     if (handoff !== undefined) return Either.right(finish("handoff", model.text, handoffReason(handoff)))

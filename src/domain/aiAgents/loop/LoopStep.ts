@@ -16,7 +16,7 @@
  */
 import { Schema } from "effect"
 import { JsonValue } from "../../Json.js"
-import { TokenUsage, ToolCallId } from "../AgentTurn.js"
+import { TokenUsage, ToolCallId, TurnGuardrailEvent } from "../AgentTurn.js"
 
 /** The place of a step in its turn, from 0. */
 export const StepIndex = Schema.Number.pipe(Schema.int(), Schema.nonNegative()).annotations({
@@ -37,7 +37,25 @@ export const ModelFinish = Schema.Literal("stop", "length", "tool-calls", "conte
 })
 export type ModelFinish = typeof ModelFinish.Type
 
-/** One model call of a turn: what it answered, what it asked for, what it cost. */
+/**
+ * An output guardrail stopped a model step's text (`block` or `handoff`):
+ * the text stored is what was shown before, its tool calls are dropped, and
+ * the turn ends with the guardrail's message (null: the default wording).
+ */
+export const GuardrailStopped = Schema.Struct({
+  action: Schema.Literal("block", "handoff"),
+  guardrailId: Schema.String,
+  name: Schema.String,
+  message: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "GuardrailStopped" })
+
+/** The guardrails that hit a step (absent in steps stored before guardrails existed: none). */
+const stepGuardrailEvents = Schema.optional(Schema.Array(TurnGuardrailEvent))
+
+/**
+ * One model call of a turn: what it answered (after the output guardrails:
+ * the text as shown), what it asked for, what it cost.
+ */
 export const ModelStep = Schema.TaggedStruct("ModelStep", {
   index: StepIndex,
   text: Schema.String,
@@ -46,7 +64,9 @@ export const ModelStep = Schema.TaggedStruct("ModelStep", {
   usage: TokenUsage.pick("inputTokens", "outputTokens"),
   latencyMs: Schema.Number.pipe(Schema.int(), Schema.nonNegative()),
   /** The model that answered (after any fallback). */
-  model: Schema.String
+  model: Schema.String,
+  guardrailEvents: stepGuardrailEvents,
+  stopped: Schema.optional(GuardrailStopped)
 }).annotations({ identifier: "ModelStep" })
 export type ModelStep = typeof ModelStep.Type
 
@@ -69,7 +89,9 @@ export const ToolStep = Schema.TaggedStruct("ToolStep", {
   result: JsonValue,
   /** What went wrong, as the model may read it; null when it succeeded. */
   error: Schema.NullOr(Schema.String),
-  durationMs: Schema.Number.pipe(Schema.int(), Schema.nonNegative())
+  durationMs: Schema.Number.pipe(Schema.int(), Schema.nonNegative()),
+  /** The guardrails that judged the call (allowed tool domains) or its result (prompt injection). */
+  guardrailEvents: stepGuardrailEvents
 }).annotations({ identifier: "ToolStep" })
 export type ToolStep = typeof ToolStep.Type
 

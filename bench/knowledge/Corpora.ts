@@ -1,0 +1,93 @@
+/**
+ * The retrieval benchmark's data: BANKING77 as an FAQ (each intent's first
+ * ten training utterances one document; the test utterances the queries)
+ * and PubMedQA's labelled set (each question's contexts one document; the
+ * question the query). Neither is committed: BANKING77 is read from the
+ * shared corpus (`$BANKING77_DIR`, else `../shared/corpus/intents/banking77`);
+ * PubMedQA from `$PUBMEDQA_PATH`, else the git-ignored cache
+ * `bench/.data/pubmedqa/ori_pqal.json`, else downloaded into that cache.
+ */
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+
+/** A corpus: documents by key, and queries that each have one right document. */
+export interface Corpus {
+  readonly name: string
+  readonly documents: ReadonlyArray<{ readonly key: string; readonly title: string; readonly text: string }>
+  readonly queries: ReadonlyArray<{ readonly text: string; readonly answer: string }>
+}
+
+/** Rows of a two-column CSV with a header (`text,category`), quotes as RFC 4180 has them. */
+const csvRows = (text: string): Array<[string, string]> => {
+  const rows: Array<Array<string>> = []
+  let row: Array<string> = []
+  let field = ""
+  let quoted = false
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!
+    if (quoted) {
+      if (char === "\"" && text[i + 1] === "\"") {
+        field += "\""
+        i++
+      } else if (char === "\"") quoted = false
+      else field += char
+    } else if (char === "\"") quoted = true
+    else if (char === ",") {
+      row.push(field)
+      field = ""
+    } else if (char === "\n" || char === "\r") {
+      if (char === "\r" && text[i + 1] === "\n") i++
+      row.push(field)
+      rows.push(row)
+      row = []
+      field = ""
+    } else field += char
+  }
+  if (field !== "" || row.length > 0) rows.push([...row, field])
+  return rows.slice(1).filter((cells) => cells.length === 2) as Array<[string, string]>
+}
+
+export const banking77 = (perIntent = 10): Corpus => {
+  const dir = process.env["BANKING77_DIR"] ?? Path.resolve("../shared/corpus/intents/banking77")
+  const train = csvRows(Fs.readFileSync(Path.join(dir, "train.csv"), "utf8"))
+  const test = csvRows(Fs.readFileSync(Path.join(dir, "test.csv"), "utf8"))
+  const byIntent = new Map<string, Array<string>>()
+  for (const [text, intent] of train) {
+    const list = byIntent.get(intent) ?? []
+    if (list.length < perIntent) list.push(text.trim())
+    byIntent.set(intent, list)
+  }
+  return {
+    name: "BANKING77 FAQ",
+    documents: [...byIntent].map(([intent, utterances]) => ({
+      key: intent,
+      title: intent.replace(/_/g, " "),
+      text: utterances.join("\n\n")
+    })),
+    queries: test.map(([text, intent]) => ({ text, answer: intent }))
+  }
+}
+
+const PUBMEDQA_URL = "https://raw.githubusercontent.com/pubmedqa/pubmedqa/master/data/ori_pqal.json"
+
+export const pubmedqa = async (): Promise<Corpus> => {
+  const cache = Path.resolve("bench/.data/pubmedqa/ori_pqal.json")
+  let path = process.env["PUBMEDQA_PATH"] ?? cache
+  if (!Fs.existsSync(path)) {
+    const response = await fetch(PUBMEDQA_URL)
+    if (!response.ok) throw new Error(`PubMedQA: ${PUBMEDQA_URL} answered ${response.status}; set PUBMEDQA_PATH`)
+    Fs.mkdirSync(Path.dirname(cache), { recursive: true })
+    Fs.writeFileSync(cache, await response.text())
+    path = cache
+  }
+  const data = JSON.parse(Fs.readFileSync(path, "utf8")) as Record<
+    string,
+    { QUESTION: string; CONTEXTS: Array<string> }
+  >
+  const entries = Object.entries(data)
+  return {
+    name: "PubMedQA (pqa-labeled)",
+    documents: entries.map(([id, entry]) => ({ key: id, title: `PMID ${id}`, text: entry.CONTEXTS.join("\n\n") })),
+    queries: entries.map(([id, entry]) => ({ text: entry.QUESTION, answer: id }))
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * Knowledge retrieval, measured in one run (issue 14):
+ *
+ * 1. Quality: recall@1, recall@5 and MRR of Parley's lexical hybrid search
+ *    (`KnowledgeSearch.search`, the code `knowledge_search` runs: full-text
+ *    and trigram rankings fused by RRF, k = 60) next to a plain BM25 over the
+ *    same documents (`Bm25.ts`, k1 = 1.2, b = 0.75), on (a) BANKING77 as an
+ *    FAQ and (b) PubMedQA as a smoke test (`Corpora.ts`). Documents are
+ *    stored and indexed by the service's own repository and indexer (chunks
+ *    of ~800 characters); a document's rank is that of its best chunk.
+ * 2. Latency: p50/p99 of one search (sequential, 200 PubMedQA questions)
+ *    with 10,000 and 100,000 chunks in one agent's knowledge (PubMedQA's
+ *    abstracts repeated), on the embedded PGlite and on the PostgreSQL
+ *    server. No embeddings provider: no vectors.
+ *
+ *   npm run bench:knowledge                     (KNOWLEDGE_BENCH_SIZES=10000 to skip the largest)
+ */
+import { SqlClient } from "@effect/sql"
+import { ConfigProvider, Effect, Layer } from "effect"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { v7 as uuidv7 } from "uuid"
+import type { AiAgentId, AiAgentKnowledgeId } from "../../src/domain/aiAgents/Ids.js"
+import type { WorkspaceId } from "../../src/domain/identity/Ids.js"
+import { AiAgentKnowledgeRepo } from "../../src/persistence/aiAgents/AiAgentKnowledgeRepo.js"
+import { MigratorLive, SqlLive } from "../../src/persistence/Sql.js"
+import { KnowledgeIndexer } from "../../src/services/aiAgents/KnowledgeIndexer.js"
+import { KnowledgeSearch } from "../../src/services/aiAgents/KnowledgeSearch.js"
+import { emptyDatabase } from "../../test/support/TestDatabase.js"
+import { runBench } from "../support/Run.js"
+import { percentile } from "../turns/Load.js"
+import { bm25 } from "./Bm25.js"
+import { banking77, type Corpus, pubmedqa } from "./Corpora.js"
+
+const SIZES = (process.env["KNOWLEDGE_BENCH_SIZES"] ?? "10000,100000").split(",").map(Number)
+const LATENCY_QUERIES = 200
+
+type Backend = "embedded" | "server"
+
+/** The services over a migrated database of this backend. */
+const services = (backend: Backend, location: string) =>
+  Layer.mergeAll(KnowledgeSearch.Default, KnowledgeIndexer.Default, AiAgentKnowledgeRepo.Default).pipe(
+    Layer.provideMerge(MigratorLive.pipe(Layer.provideMerge(SqlLive))),
+    Layer.provide(Layer.setConfigProvider(ConfigProvider.fromJson(
+      backend === "server" ? { DATABASE_URL: location } : { PARLEY_DATA_DIR: location }
+    )))
+  )
+
+/** A workspace and an agent, straight in the database. */
+const newAgent = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const workspaceId = uuidv7() as WorkspaceId
+  const agentId = uuidv7() as AiAgentId
+  const now = new Date()
+  yield* sql`INSERT INTO workspaces (id, slug, name, created_at, updated_at)
+    VALUES (${workspaceId}, ${`bench-${workspaceId}`}, 'Bench', ${now}, ${now})`
+  yield* sql`INSERT INTO ai_agents (id, workspace_id, slug, name, description, instructions, model_settings,
+      conversation, embed, created_at, updated_at)
+    VALUES (${agentId}, ${workspaceId}, ${`agent-${agentId}`}, 'Bench', '', '', '{}'::jsonb, '{}'::jsonb,
+      '{}'::jsonb, ${now}, ${now})`
+  return { workspaceId, agentId }
+}).pipe(Effect.orDie)
+
+/** The corpus's documents stored (`repeat` times) and indexed through the service's indexer. */
+const load = (corpus: Corpus, repeat = 1) =>
+  Effect.gen(function*() {
+    const repo = yield* AiAgentKnowledgeRepo
+    const indexer = yield* KnowledgeIndexer
+    const sql = yield* SqlClient.SqlClient
+    const { agentId, workspaceId } = yield* newAgent
+    const keys = new Map<string, string>()
+    const started = performance.now()
+    for (let round = 0; round < repeat; round++) {
+      yield* Effect.forEach(corpus.documents, (document) => {
+        const id = uuidv7() as AiAgentKnowledgeId
+        keys.set(id, document.key)
+        return repo.insert(id, workspaceId, agentId, "text", {
+          title: round === 0 ? document.title : `${document.title} (${round})`,
+          content: document.text,
+          url: null,
+          enabled: true,
+          reindex: true,
+          at: new Date()
+        })
+      }, { concurrency: 8, discard: true })
+      yield* indexer.sweep
+    }
+    const [row] = yield* sql<{ chunks: number; waiting: number }>`SELECT count(*)::int AS chunks,
+      (SELECT count(*)::int FROM ai_agent_knowledge WHERE agent_id = ${agentId} AND status <> 'ready') AS waiting
+      FROM ai_agent_knowledge_chunks WHERE agent_id = ${agentId}`.pipe(Effect.orDie)
+    return { agentId, keys, chunks: row!.chunks, waiting: row!.waiting, seconds: (performance.now() - started) / 1000 }
+  })
+
+interface Quality {
+  readonly recall1: number
+  readonly recall5: number
+  readonly mrr: number
+}
+
+const score = (ranks: ReadonlyArray<number>): Quality => ({
+  recall1: ranks.filter((rank) => rank === 1).length / ranks.length,
+  recall5: ranks.filter((rank) => rank <= 5).length / ranks.length,
+  mrr: ranks.reduce((sum, rank) => sum + (Number.isFinite(rank) ? 1 / rank : 0), 0) / ranks.length
+})
+
+const row = (label: string, quality: Quality) =>
+  `  ${label.padEnd(34)} ${quality.recall1.toFixed(3).padStart(9)} ${quality.recall5.toFixed(3).padStart(9)} ${
+    quality.mrr.toFixed(3).padStart(7)
+  }`
+
+/** Parley's ranking of documents for a query: each by its best chunk. */
+const parleyRanks = (corpus: Corpus, agentId: AiAgentId, keys: ReadonlyMap<string, string>) =>
+  Effect.gen(function*() {
+    const search = yield* KnowledgeSearch
+    return yield* Effect.forEach(corpus.queries, (query) =>
+      Effect.map(
+        search.search({ agentId, documentIds: null, query: query.text, limit: 50, candidates: 100, widenBelow: 0 }),
+        (hits) => {
+          const ranking = [...new Set(hits.map((hit) => keys.get(hit.documentId)!))]
+          const at = ranking.indexOf(query.answer)
+          return at === -1 ? Infinity : at + 1
+        }
+      ))
+  })
+
+const quality = (corpus: Corpus) =>
+  Effect.gen(function*() {
+    const loaded = yield* load(corpus)
+    const baseline = bm25(corpus.documents)
+    const bm25Ranks = corpus.queries.map((query) => baseline.rank(query.text).indexOf(query.answer) + 1)
+    const started = performance.now()
+    const ranks = yield* parleyRanks(corpus, loaded.agentId, loaded.keys)
+    const perQuery = (performance.now() - started) / corpus.queries.length
+    console.log(
+      `\n${corpus.name}: ${corpus.documents.length} documents (${loaded.chunks} chunks, indexed in ${
+        loaded.seconds.toFixed(1)
+      } s), ${corpus.queries.length} queries`
+    )
+    console.log(`  ${"".padEnd(34)} ${"recall@1".padStart(9)} ${"recall@5".padStart(9)} ${"MRR".padStart(7)}`)
+    const parley = score(ranks)
+    const base = score(bm25Ranks)
+    console.log(row("BM25 baseline (same run)", base))
+    console.log(row("Parley hybrid (FTS + trigram, RRF)", parley))
+    console.log(
+      `  difference: recall@5 ${((parley.recall5 - base.recall5) * 100).toFixed(1)} points, recall@1 ${
+        ((parley.recall1 - base.recall1) * 100).toFixed(1)
+      } points; ${perQuery.toFixed(1)} ms per query`
+    )
+    return loaded.chunks
+  })
+
+const latency = (corpus: Corpus, size: number, perCopy: number) =>
+  Effect.gen(function*() {
+    const loaded = yield* load(corpus, Math.max(1, Math.round(size / perCopy)))
+    const search = yield* KnowledgeSearch
+    const times: Array<number> = []
+    const queries = corpus.queries.slice(0, LATENCY_QUERIES)
+    for (const query of queries.slice(0, 10)) {
+      yield* search.search({ agentId: loaded.agentId, documentIds: null, query: query.text, limit: 5 })
+    }
+    for (const query of queries) {
+      const started = performance.now()
+      yield* search.search({ agentId: loaded.agentId, documentIds: null, query: query.text, limit: 5 })
+      times.push(performance.now() - started)
+    }
+    times.sort((a, b) => a - b)
+    console.log(
+      `  ${String(loaded.chunks).padStart(7)} chunks (indexed in ${loaded.seconds.toFixed(0)} s${
+        loaded.waiting > 0 ? `, ${loaded.waiting} not ready` : ""
+      }): p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms`
+    )
+  })
+
+const onBackend = <A, E>(
+  backend: Backend,
+  location: string,
+  main: Effect.Effect<A, E, KnowledgeSearch | KnowledgeIndexer | AiAgentKnowledgeRepo | SqlClient.SqlClient>
+) => Effect.scoped(Effect.provide(main, services(backend, location))).pipe(Effect.orDie)
+
+runBench(Effect.gen(function*() {
+  console.log(`Knowledge retrieval: ${Os.cpus().length} CPUs (${Os.cpus()[0]?.model}), Node ${process.version}`)
+  const faq = banking77()
+  const pubmed = yield* Effect.promise(pubmedqa)
+  const server = yield* emptyDatabase
+  console.log(`PostgreSQL server: ${server.url.replace(/\/\/[^@]*@/, "//")}; embedded: PGlite in a temporary directory`)
+
+  console.log("\n== Retrieval quality (PostgreSQL server) ==")
+  const pubmedChunks = yield* onBackend(
+    "server",
+    server.url,
+    Effect.zipRight(quality(faq), quality(pubmed))
+  )
+
+  const perCopy = pubmedChunks
+  for (const backend of ["server", "embedded"] as const) {
+    console.log(`\n== Search latency, ${backend === "server" ? "PostgreSQL server" : "embedded PGlite"} ==`)
+    for (const size of SIZES) {
+      if (backend === "server") {
+        const database = yield* emptyDatabase
+        yield* onBackend(backend, database.url, latency(pubmed, size, perCopy))
+      } else {
+        const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "parley-knowledge-bench-"))
+        yield* onBackend(backend, dir, latency(pubmed, size, perCopy)).pipe(
+          Effect.ensuring(Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true })))
+        )
+      }
+    }
+  }
+}))
