@@ -22,8 +22,10 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { v7 as uuidv7 } from "uuid"
 import type { AiAgentId, AiAgentKnowledgeId } from "../../src/domain/aiAgents/Ids.js"
+import { chunkText } from "../../src/domain/aiAgents/knowledge/Chunking.js"
 import type { WorkspaceId } from "../../src/domain/identity/Ids.js"
 import { AiAgentKnowledgeRepo } from "../../src/persistence/aiAgents/AiAgentKnowledgeRepo.js"
+import { KnowledgeIndexRepo } from "../../src/persistence/aiAgents/KnowledgeIndexRepo.js"
 import { MigratorLive, SqlLive } from "../../src/persistence/Sql.js"
 import { KnowledgeIndexer } from "../../src/services/aiAgents/KnowledgeIndexer.js"
 import { KnowledgeSearch } from "../../src/services/aiAgents/KnowledgeSearch.js"
@@ -33,14 +35,20 @@ import { percentile } from "../turns/Load.js"
 import { bm25 } from "./Bm25.js"
 import { banking77, type Corpus, pubmedqa } from "./Corpora.js"
 
-const SIZES = (process.env["KNOWLEDGE_BENCH_SIZES"] ?? "10000,100000").split(",").map(Number)
+const SIZES = (process.env["KNOWLEDGE_BENCH_SIZES"] ?? "10000,100000").split(",").filter((size) => size !== "")
+  .map(Number)
 const LATENCY_QUERIES = 200
 
 type Backend = "embedded" | "server"
 
 /** The services over a migrated database of this backend. */
 const services = (backend: Backend, location: string) =>
-  Layer.mergeAll(KnowledgeSearch.Default, KnowledgeIndexer.Default, AiAgentKnowledgeRepo.Default).pipe(
+  Layer.mergeAll(
+    KnowledgeSearch.Default,
+    KnowledgeIndexer.Default,
+    AiAgentKnowledgeRepo.Default,
+    KnowledgeIndexRepo.Default
+  ).pipe(
     Layer.provideMerge(MigratorLive.pipe(Layer.provideMerge(SqlLive))),
     Layer.provide(Layer.setConfigProvider(ConfigProvider.fromJson(
       backend === "server" ? { DATABASE_URL: location } : { PARLEY_DATA_DIR: location }
@@ -62,8 +70,11 @@ const newAgent = Effect.gen(function*() {
   return { workspaceId, agentId }
 }).pipe(Effect.orDie)
 
-/** The corpus's documents stored (`repeat` times) and indexed through the service's indexer. */
-const load = (corpus: Corpus, repeat = 1) =>
+/**
+ * The corpus's documents stored (`repeat` times) and indexed through the service's indexer; with
+ * `paragraphChunks`, each paragraph (a BANKING77 utterance) is stored as a chunk of its own instead.
+ */
+const load = (corpus: Corpus, repeat = 1, paragraphChunks = false) =>
   Effect.gen(function*() {
     const repo = yield* AiAgentKnowledgeRepo
     const indexer = yield* KnowledgeIndexer
@@ -84,7 +95,19 @@ const load = (corpus: Corpus, repeat = 1) =>
           at: new Date()
         })
       }, { concurrency: 8, discard: true })
-      yield* indexer.sweep
+      if (!paragraphChunks) yield* indexer.sweep
+      else {
+        const index = yield* KnowledgeIndexRepo
+        for (;;) {
+          const claimed = yield* index.claimWaiting(100)
+          if (claimed.length === 0) break
+          yield* Effect.forEach(claimed, (document) => {
+            const text = document.content ?? ""
+            const chunks = chunkText(text, { structure: "plain", target: 16, overlap: 0 })
+            return index.store(document, null, text.length, chunks, new Date())
+          }, { discard: true })
+        }
+      }
     }
     const [row] = yield* sql<{ chunks: number; waiting: number }>`SELECT count(*)::int AS chunks,
       (SELECT count(*)::int FROM ai_agent_knowledge WHERE agent_id = ${agentId} AND status <> 'ready') AS waiting
@@ -124,7 +147,7 @@ const parleyRanks = (corpus: Corpus, agentId: AiAgentId, keys: ReadonlyMap<strin
       ))
   })
 
-const quality = (corpus: Corpus) =>
+const quality = (corpus: Corpus, variant = false) =>
   Effect.gen(function*() {
     const loaded = yield* load(corpus)
     const baseline = bm25(corpus.documents)
@@ -142,6 +165,11 @@ const quality = (corpus: Corpus) =>
     const base = score(bm25Ranks)
     console.log(row("BM25 baseline (same run)", base))
     console.log(row("Parley hybrid (FTS + trigram, RRF)", parley))
+    if (variant) {
+      const split = yield* load(corpus, 1, true)
+      const splitRanks = yield* parleyRanks(corpus, split.agentId, split.keys)
+      console.log(row(`  same, a chunk per utterance (${split.chunks})`, score(splitRanks)))
+    }
     console.log(
       `  difference: recall@5 ${((parley.recall5 - base.recall5) * 100).toFixed(1)} points, recall@1 ${
         ((parley.recall1 - base.recall1) * 100).toFixed(1)
@@ -175,7 +203,11 @@ const latency = (corpus: Corpus, size: number, perCopy: number) =>
 const onBackend = <A, E>(
   backend: Backend,
   location: string,
-  main: Effect.Effect<A, E, KnowledgeSearch | KnowledgeIndexer | AiAgentKnowledgeRepo | SqlClient.SqlClient>
+  main: Effect.Effect<
+    A,
+    E,
+    KnowledgeSearch | KnowledgeIndexer | AiAgentKnowledgeRepo | KnowledgeIndexRepo | SqlClient.SqlClient
+  >
 ) => Effect.scoped(Effect.provide(main, services(backend, location))).pipe(Effect.orDie)
 
 runBench(Effect.gen(function*() {
@@ -189,7 +221,7 @@ runBench(Effect.gen(function*() {
   const pubmedChunks = yield* onBackend(
     "server",
     server.url,
-    Effect.zipRight(quality(faq), quality(pubmed))
+    Effect.zipRight(quality(faq, true), quality(pubmed))
   )
 
   const perCopy = pubmedChunks

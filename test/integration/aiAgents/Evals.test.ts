@@ -451,6 +451,10 @@ layer(server, { excludeTestServices: true })("AI agent evals", (it) => {
       })
       expect(baseline.total).toBe(3)
       expect(baseline.items.every((run) => run.score === first.evalGate!.score)).toBe(true)
+
+      // Analytics read the versions' suite runs: two versions, every case of their runs passed.
+      const analytics = yield* client.aiAgentConversations.getAnalytics({ path, urlParams: { days: 7 } })
+      expect(analytics.evals).toEqual({ runs: 2, passRate: 1, latestScore: first.evalGate!.score })
     }))
 
   it.effect("roles: a viewer reads, an editor writes and runs; another workspace sees no agent", () =>

@@ -254,7 +254,7 @@ describe("cross-field rules and notices", () => {
       }) as TurnGuardrailEvent
     expect(visibleOutcomes([
       event({}),
-      event({ guardrailId: "h" }),
+      event({ guardrailId: "h" as TurnGuardrailEvent["guardrailId"] }),
       event({ action: "warn" }),
       event({ kind: "allowed-tool-domains", stage: "output", action: "block" }),
       event({ stage: "output", kind: "blocked-topics", action: "block" })
