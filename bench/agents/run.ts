@@ -25,11 +25,11 @@ import autocannon from "autocannon"
 import { Effect } from "effect"
 import * as Crypto from "node:crypto"
 import * as Os from "node:os"
-import { signUpAt } from "../../test/support/Conversations.js"
 import { answer } from "../../test/support/FakeLlmServer.js"
 import { makeFakeOpenAi } from "../../test/support/FakeOpenAi.js"
 import { localCluster } from "../../test/support/LocalCluster.js"
-import { connectedClient, emptyDatabase } from "../../test/support/TestDatabase.js"
+import { emptyDatabase } from "../../test/support/TestDatabase.js"
+import { type AgentTarget, agentTarget, firstDeltaGap, post } from "../support/Agents.js"
 import { benchNodeEnv, loadAverage, parleyTarget, verdict } from "../support/Parley.js"
 import { runBench } from "../support/Run.js"
 import { load, percentile, type Target } from "../turns/Load.js"
@@ -40,44 +40,6 @@ const WARM_UP_TURNS = 50
 const LOAD_SECONDS = 10
 const FIRST_TOKEN_TURNS = 30
 const FIRST_TOKEN_DELAY_MS = 200
-
-const post = async (url: string, body: unknown, headers: Record<string, string>) => {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify(body)
-  })
-  const text = await response.text()
-  if (response.status >= 300) throw new Error(`${url} answered ${response.status}: ${text}`)
-  return JSON.parse(text)
-}
-
-/** An account (its email verified in place) with an agent without tools; `conversations` playground conversations. */
-const agentTarget = (url: string, databaseUrl: string, conversations: number) =>
-  Effect.gen(function*() {
-    const pg = yield* connectedClient(databaseUrl)
-    const token = yield* Effect.promise(() => signUpAt(url))
-    yield* Effect.promise(() => pg.query(`UPDATE users SET email_verified_at = now()`))
-    const auth = { authorization: `Bearer ${token}` }
-    const slug = "bench-agent"
-    yield* Effect.promise(() =>
-      post(`${url}/v1/ai-agents`, { slug, name: "Bench", instructions: "Answer briefly." }, auth)
-    )
-    const ids = yield* Effect.forEach(
-      Array.from({ length: conversations }, (_, i) => i),
-      (i) =>
-        Effect.promise(() =>
-          post(`${url}/v1/ai-agents/${slug}/playground`, { message: `hello ${i}` }, {
-            ...auth,
-            "idempotency-key": `start-${i}`
-          })
-        ).pipe(Effect.map((result) => result.conversationId as string)),
-      { concurrency: 5 }
-    )
-    return { url, token, slug, conversations: ids }
-  })
-
-type AgentTarget = Effect.Effect.Success<ReturnType<typeof agentTarget>>
 
 /** `count` turns one at a time, the `n`th sent by `send(n)`: each one's time in ms. */
 const sequential = (count: number, send: (n: number) => Promise<unknown>) =>
@@ -224,29 +186,7 @@ const firstTokenPart = Effect.gen(function*() {
   const gaps = yield* Effect.promise(async () => {
     const out: Array<number> = []
     for (let n = 0; n < FIRST_TOKEN_TURNS; n++) {
-      const tokensBefore = fake.firstByteSentAt.length
-      const response = await fetch(`${agent.url}/v1/ai-agents/${agent.slug}/playground?stream=true`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${agent.token}`,
-          "content-type": "application/json",
-          "idempotency-key": `first-${n}`
-        },
-        body: JSON.stringify({ message: `where is A${n}?`, conversationId: agent.conversations[n % 5] })
-      })
-      const reader = response.body!.getReader()
-      const decoder = new TextDecoder()
-      let text = ""
-      let firstDelta: number | undefined
-      while (true) {
-        const chunk = await reader.read()
-        if (chunk.done) break
-        text += decoder.decode(chunk.value, { stream: true })
-        if (firstDelta === undefined && text.includes("event: message.delta")) firstDelta = performance.now()
-      }
-      const firstToken = fake.firstByteSentAt[tokensBefore]
-      if (firstDelta === undefined || firstToken === undefined) throw new Error(`turn ${n}: no delta or no token`)
-      out.push(firstDelta - firstToken)
+      out.push(await firstDeltaGap(fake, agent, `first-${n}`, `where is A${n}?`, agent.conversations[n % 5]!))
     }
     return out
   })

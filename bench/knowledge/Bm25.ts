@@ -15,7 +15,9 @@ export const bm25 = (documents: ReadonlyArray<{ readonly key: string; readonly t
   })
   const averageLength = counts.reduce((sum, document) => sum + document.length, 0) / Math.max(1, counts.length)
   const frequency = new Map<string, number>()
-  for (const document of counts) for (const term of document.terms.keys()) frequency.set(term, (frequency.get(term) ?? 0) + 1)
+  for (const document of counts) {
+    for (const term of document.terms.keys()) frequency.set(term, (frequency.get(term) ?? 0) + 1)
+  }
   const idf = (term: string) => {
     const n = frequency.get(term) ?? 0
     return Math.log(1 + (counts.length - n + 0.5) / (n + 0.5))

@@ -22,7 +22,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { v7 as uuidv7 } from "uuid"
 import type { AiAgentId, AiAgentKnowledgeId } from "../../src/domain/aiAgents/Ids.js"
-import { chunkText } from "../../src/domain/aiAgents/knowledge/Chunking.js"
+import type { Chunk } from "../../src/domain/aiAgents/knowledge/Chunking.js"
 import type { WorkspaceId } from "../../src/domain/identity/Ids.js"
 import { AiAgentKnowledgeRepo } from "../../src/persistence/aiAgents/AiAgentKnowledgeRepo.js"
 import { KnowledgeIndexRepo } from "../../src/persistence/aiAgents/KnowledgeIndexRepo.js"
@@ -37,6 +37,11 @@ import { banking77, type Corpus, pubmedqa } from "./Corpora.js"
 
 const SIZES = (process.env["KNOWLEDGE_BENCH_SIZES"] ?? "10000,100000").split(",").filter((size) => size !== "")
   .map(Number)
+/** The embedded sizes (PGlite indexes slowly: `KNOWLEDGE_BENCH_EMBEDDED_SIZES` to change them). */
+const EMBEDDED_SIZES = (process.env["KNOWLEDGE_BENCH_EMBEDDED_SIZES"] ?? SIZES.join(",")).split(",")
+  .filter((size) => size !== "").map(Number)
+/** `quality`, `latency` or both (the default). */
+const PARTS = process.env["KNOWLEDGE_BENCH_PARTS"] ?? "quality,latency"
 const LATENCY_QUERIES = 200
 
 type Backend = "embedded" | "server"
@@ -54,6 +59,21 @@ const services = (backend: Backend, location: string) =>
       backend === "server" ? { DATABASE_URL: location } : { PARLEY_DATA_DIR: location }
     )))
   )
+
+/** Each paragraph of `text` as a chunk. */
+const paragraphsOf = (text: string): Array<Chunk> => {
+  const chunks: Array<Chunk> = []
+  for (const match of text.matchAll(/[^\n]+/g)) {
+    chunks.push({
+      ordinal: chunks.length,
+      heading: "",
+      start: match.index,
+      end: match.index + match[0].length,
+      text: match[0]
+    })
+  }
+  return chunks
+}
 
 /** A workspace and an agent, straight in the database. */
 const newAgent = Effect.gen(function*() {
@@ -103,7 +123,7 @@ const load = (corpus: Corpus, repeat = 1, paragraphChunks = false) =>
           if (claimed.length === 0) break
           yield* Effect.forEach(claimed, (document) => {
             const text = document.content ?? ""
-            const chunks = chunkText(text, { structure: "plain", target: 16, overlap: 0 })
+            const chunks = paragraphsOf(text)
             return index.store(document, null, text.length, chunks, new Date())
           }, { discard: true })
         }
@@ -217,17 +237,16 @@ runBench(Effect.gen(function*() {
   const server = yield* emptyDatabase
   console.log(`PostgreSQL server: ${server.url.replace(/\/\/[^@]*@/, "//")}; embedded: PGlite in a temporary directory`)
 
-  console.log("\n== Retrieval quality (PostgreSQL server) ==")
-  const pubmedChunks = yield* onBackend(
-    "server",
-    server.url,
-    Effect.zipRight(quality(faq, true), quality(pubmed))
-  )
+  if (PARTS.includes("quality")) console.log("\n== Retrieval quality (PostgreSQL server) ==")
+  const pubmedChunks = PARTS.includes("quality")
+    ? yield* onBackend("server", server.url, Effect.zipRight(quality(faq, true), quality(pubmed)))
+    : yield* onBackend("server", server.url, Effect.map(load(pubmed), (loaded) => loaded.chunks))
+  if (!PARTS.includes("latency")) return
 
   const perCopy = pubmedChunks
   for (const backend of ["server", "embedded"] as const) {
     console.log(`\n== Search latency, ${backend === "server" ? "PostgreSQL server" : "embedded PGlite"} ==`)
-    for (const size of SIZES) {
+    for (const size of backend === "server" ? SIZES : EMBEDDED_SIZES) {
       if (backend === "server") {
         const database = yield* emptyDatabase
         yield* onBackend(backend, database.url, latency(pubmed, size, perCopy))

@@ -36,7 +36,7 @@ import {
   finishReasonOf,
   StoredTurnFailure
 } from "../domain/aiAgents/AgentTurnOutcome.js"
-import { AgentTurnRequest } from "../domain/aiAgents/AgentTurnRequest.js"
+import { AgentTurnRequest, inputOf } from "../domain/aiAgents/AgentTurnRequest.js"
 import type { AiAgentSnapshot } from "../domain/aiAgents/AiAgentSnapshot.js"
 import { AiAgentConversationClosed, AiAgentConversationNotFound } from "../domain/aiAgents/Conversation.js"
 import { checkText } from "../domain/aiAgents/guardrails/GuardrailCheck.js"
@@ -167,9 +167,12 @@ export const AgentConversationLive = AgentConversation.toLayer(
         }
         const ops = yield* agentOps.get(payload.workspaceId)
         const budget = ops.tokenBudgets.perConversation
+        // The input guardrails judge the message once, here; the turn stores it as they left it.
+        const input = checkText(snapshot.guardrails, "input", payload.message)
         return {
           source: payload.source,
-          message: payload.message,
+          message: input.text,
+          input: { redacted: input.redacted, events: input.events, stop: input.stop },
           variables: payload.variables,
           metadata: payload.metadata,
           endUserId: payload.endUserId,
@@ -246,8 +249,8 @@ export const AgentConversationLive = AgentConversation.toLayer(
           )
         }
         const started = Date.now()
-        // The input guardrails on the user's message: a pure function of it, so a resumed turn judges it alike.
-        const input = checkText(request.snapshot.guardrails, "input", request.message)
+        // The input guardrails' verdict, stored with the turn when it was accepted.
+        const input = inputOf(request)
         const stored = resumed
           ? yield* Effect.forEach(yield* repo.steps(conversationId, turn), (row) => Effect.orDie(decodeStep(row.data)))
           : []

@@ -97,4 +97,5 @@ const checkSchema: Checker = (value, at, depth) => {
 export const schemaProblems = (schema: unknown, at: string): ReadonlyArray<FieldProblem> => checkSchema(schema, at, 0)
 
 /** What is wrong with a tool's input schema under the supported subset (empty when nothing). */
-export const inputSchemaProblems = (schema: unknown): ReadonlyArray<FieldProblem> => schemaProblems(schema, "inputSchema")
+export const inputSchemaProblems = (schema: unknown): ReadonlyArray<FieldProblem> =>
+  schemaProblems(schema, "inputSchema")

@@ -18,6 +18,8 @@ import type {
 } from "../../domain/aiAgents/AgentTurn.js"
 import { finishReasonOf } from "../../domain/aiAgents/AgentTurnOutcome.js"
 import type { AiAgentSnapshot } from "../../domain/aiAgents/AiAgentSnapshot.js"
+import { checkText } from "../../domain/aiAgents/guardrails/GuardrailCheck.js"
+import { guardrailFinish } from "../../domain/aiAgents/loop/AgentLoop.js"
 import { toolIdempotencyKey } from "../../domain/aiAgents/loop/ToolIdempotencyKey.js"
 import type { ResolvedModel } from "../../domain/aiAgents/ModelSettings.js"
 import type { PlaygroundMessage } from "../../domain/aiAgents/Playground.js"
@@ -42,7 +44,7 @@ export interface TranscriptInput {
 export interface TranscriptOutcome {
   readonly reply: string
   readonly toolCalls: ReadonlyArray<TurnToolCall>
-  /** The guardrails that fired on the run's steps (output rules, tool calls). */
+  /** The guardrails that fired: on the turn's message (input rules), the reply and the tool calls. */
   readonly guardrailEvents: ReadonlyArray<TurnGuardrailEvent>
   readonly handoff: typeof TurnHandoff.Type | null
   readonly finishReason: typeof FinishReason.Type
@@ -64,41 +66,47 @@ export class AgentTranscripts extends Effect.Service<AgentTranscripts>()(
         const { snapshot } = input
         const ops = yield* agentOps.get(input.workspaceId)
         const prepared = yield* runtime.prepare(input.workspaceId, input.agentId, snapshot)
+        // The input guardrails judge the turn's message (the last); earlier ones are history as written.
+        const turn = input.messages.at(-1)?.content ?? ""
+        const judged = checkText(snapshot.guardrails, "input", turn)
         const base: Array<Prompt.MessageEncoded> = [
           { role: "system", content: systemPrompt(snapshot, input.variables, {}) },
-          ...input.messages.map((message): Prompt.MessageEncoded =>
+          ...input.messages.map((message, index): Prompt.MessageEncoded =>
             message.role === "user"
-              ? { role: "user", content: message.content }
+              ? { role: "user", content: index === input.messages.length - 1 ? judged.text : message.content }
               : { role: "assistant", content: message.content }
           )
         ]
         const runId = uuidv7()
         const started = Date.now()
-        const { finish, steps } = yield* runtime.run({
-          prepared,
-          limits: {
-            maxModelSteps: snapshot.modelSettings.maxSteps,
-            tokenBudget: { remaining: ops.tokenBudgets.perConversation, onExceeded: ops.tokenBudgets.onExceeded }
-          },
-          base,
-          steps: [],
-          record: () => Effect.void,
-          keyOf: (call) =>
-            toolIdempotencyKey({ conversationId: runId, turn: 1, step: call.index, callId: call.callId }),
-          ...(input.mock === undefined ? {} : { mock: input.mock })
-        })
+        const { finish, steps } = judged.stop !== null ?
+          { finish: guardrailFinish(judged.stop), steps: [] } :
+          yield* runtime.run({
+            prepared,
+            limits: {
+              maxModelSteps: snapshot.modelSettings.maxSteps,
+              tokenBudget: { remaining: ops.tokenBudgets.perConversation, onExceeded: ops.tokenBudgets.onExceeded }
+            },
+            base,
+            steps: [],
+            record: () => Effect.void,
+            keyOf: (call) =>
+              toolIdempotencyKey({ conversationId: runId, turn: 1, step: call.index, callId: call.callId }),
+            ...(input.mock === undefined ? {} : { mock: input.mock })
+          })
         const toolIdOf = (name: string) => {
           const tool = prepared.tools.get(name)
           return tool === undefined || tool.kind === "builtin" ? null : tool.toolId
         }
         const lastModel = steps.filter((step) => step._tag === "ModelStep").at(-1)
+        const byGuardrail = judged.stop !== null || lastModel?.stopped !== undefined
         return {
           reply: finish.text,
           toolCalls: turnToolCalls(steps, toolIdOf),
-          guardrailEvents: turnGuardrailEvents(steps),
+          guardrailEvents: [...judged.events, ...turnGuardrailEvents(steps)],
           handoff: finish.handoff === null
             ? null
-            : { reason: finish.handoff.reason, triggeredBy: "agent", target: null },
+            : { reason: finish.handoff.reason, triggeredBy: byGuardrail ? "guardrail" : "agent", target: null },
           finishReason: finishReasonOf(finish.reason),
           usage: turnUsage(steps),
           latencyMs: Math.max(0, Date.now() - started),

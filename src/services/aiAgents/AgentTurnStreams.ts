@@ -27,8 +27,7 @@
 import { Cause, Effect, Either, Fiber, Option, Queue, Schema, Stream } from "effect"
 import type { TurnGuardrailEvent } from "../../domain/aiAgents/AgentTurn.js"
 import type { AgentTurnOutcome } from "../../domain/aiAgents/AgentTurnOutcome.js"
-import { AgentTurnRequest } from "../../domain/aiAgents/AgentTurnRequest.js"
-import { checkText } from "../../domain/aiAgents/guardrails/GuardrailCheck.js"
+import { AgentTurnRequest, inputOf } from "../../domain/aiAgents/AgentTurnRequest.js"
 import { visibleOutcomes } from "../../domain/aiAgents/guardrails/VisibleOutcomes.js"
 import type { AiAgentToolId } from "../../domain/aiAgents/Ids.js"
 import { LoopStep } from "../../domain/aiAgents/loop/LoopStep.js"
@@ -80,12 +79,12 @@ interface StreamedTurn {
 const streamedTurn = (number: number, request: unknown): StreamedTurn =>
   Option.match(decodeRequest(request), {
     onNone: () => ({ number, toolIds: new Map(), inputEvents: [] }),
-    onSome: ({ message, snapshot }) => ({
+    onSome: (request) => ({
       number,
       toolIds: new Map(
-        snapshot.tools.flatMap((tool) => tool.config.kind === "builtin" ? [] : [[tool.name, tool.id] as const])
+        request.snapshot.tools.flatMap((tool) => tool.config.kind === "builtin" ? [] : [[tool.name, tool.id] as const])
       ),
-      inputEvents: checkText(snapshot.guardrails, "input", message).events
+      inputEvents: inputOf(request).events
     })
   })
 

@@ -24,8 +24,8 @@ import type {
 } from "../../domain/aiAgents/AgentTurnOutcome.js"
 import { AiAgentNotFound } from "../../domain/aiAgents/AiAgent.js"
 import { type AiAgentConversationClosed, AiAgentConversationNotFound } from "../../domain/aiAgents/Conversation.js"
-import { AiAgentConversationId, AiAgentVersionNumber } from "../../domain/aiAgents/Ids.js"
 import { visibleOutcomes } from "../../domain/aiAgents/guardrails/VisibleOutcomes.js"
+import { AiAgentConversationId, AiAgentVersionNumber } from "../../domain/aiAgents/Ids.js"
 import { type PlaygroundRequest, PlaygroundResult } from "../../domain/aiAgents/Playground.js"
 import { type PublicTurnRequest, PublicTurnResult } from "../../domain/aiAgents/PublicTurn.js"
 import { canonicalJson } from "../../domain/CanonicalJson.js"
@@ -229,7 +229,7 @@ export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/ai
           conversationId: null,
           message: { id: null, content: ran.reply },
           toolCalls: ran.toolCalls,
-          guardrailEvents: [],
+          guardrailEvents: ran.guardrailEvents,
           handoff: ran.handoff,
           finishReason: ran.finishReason,
           usage: ran.usage,
@@ -397,7 +397,11 @@ export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/ai
         PublicTurnResult.make({
           conversationId: outcome.conversationId,
           message: outcome.message,
-          outcome: outcome.handoff !== null ? "handed-off" : outcome.loopFinish === "guardrail" ? "blocked" : "answered",
+          outcome: outcome.handoff !== null
+            ? "handed-off"
+            : outcome.loopFinish === "guardrail"
+            ? "blocked"
+            : "answered",
           handoff: outcome.handoff !== null,
           guardrails: visibleOutcomes(outcome.guardrailEvents),
           version: outcome.version ?? AiAgentVersionNumber.make(agent.version),

@@ -45,6 +45,9 @@ const nameTaken = (name: string) =>
 const versionNotFound = (agent: AiAgent, version: number) =>
   new AiAgentVersionNotFound({ slug: agent.slug, version, message: `The agent has no version ${version}` })
 
+/** The largest version number a database integer holds: a larger one names no version. */
+const MAX_VERSION = 2_147_483_647
+
 /** The problems of a case about to be stored: its expectations, and text the database cannot hold. */
 const problemsOf = (write: EvalWrite): ReadonlyArray<FieldProblem> => [
   ...evalCaseProblems(write.expectations),
@@ -81,6 +84,8 @@ export class AiAgentEvals extends Effect.Service<AiAgentEvals>()("parley/service
     const runner = yield* AgentEvalRunner
     const audit = yield* AgentItemAudit
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+    const versionOf = (agent: AiAgent, number: number) =>
+      number > MAX_VERSION ? Effect.succeed(undefined) : versions.find(agent.workspaceId, agent.id, number)
 
     const list = Effect.fn("AiAgentEvals.list")(
       function*(principal: Principal, slug: string, params: typeof AiAgentEvalListParams.Type) {
@@ -169,7 +174,7 @@ export class AiAgentEvals extends Effect.Service<AiAgentEvals>()("parley/service
       const evalCase = (yield* repo.find(agent.id, id)) ?? (yield* notFound(id))
       const base = { workspaceId: agent.workspaceId, agentId: agent.id }
       if (request.version !== undefined) {
-        const version = yield* versions.find(agent.workspaceId, agent.id, request.version)
+        const version = yield* versionOf(agent, request.version)
         if (version === undefined) return yield* versionNotFound(agent, request.version)
         return yield* runner.run(
           { ...base, snapshot: version.snapshot, version: version.number, draftRevision: null },
@@ -188,7 +193,7 @@ export class AiAgentEvals extends Effect.Service<AiAgentEvals>()("parley/service
       params: typeof AiAgentEvalRunListParams.Type
     ) {
       const agent = yield* drafts.find(principal, slug)
-      if ((yield* versions.find(agent.workspaceId, agent.id, number)) === undefined) {
+      if ((yield* versionOf(agent, number)) === undefined) {
         return yield* versionNotFound(agent, number)
       }
       const { limit, offset } = pageOf(params)

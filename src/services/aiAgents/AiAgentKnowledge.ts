@@ -96,7 +96,15 @@ export class AiAgentKnowledge extends Effect.Service<AiAgentKnowledge>()(
           at: yield* now
         })
         yield* drafts.bump(agent)
-        yield* audit.item(principal, origin, agent, "ai-agent.item.created", "knowledge", document.id, Object.keys(input))
+        yield* audit.item(
+          principal,
+          origin,
+          agent,
+          "ai-agent.item.created",
+          "knowledge",
+          document.id,
+          Object.keys(input)
+        )
         return document
       }, transactional)
 
@@ -112,7 +120,9 @@ export class AiAgentKnowledge extends Effect.Service<AiAgentKnowledge>()(
         const current = (yield* repo.find(agent.id, id)) ?? (yield* notFound(id))
         if (patch.content !== undefined && current.kind === "url") return yield* mismatch(current, "content")
         if (patch.url !== undefined && current.kind !== "url") return yield* mismatch(current, "url")
-        if (patch.url !== undefined && (yield* repo.urlTaken(agent.id, patch.url, id))) return yield* urlTaken(patch.url)
+        if (patch.url !== undefined && (yield* repo.urlTaken(agent.id, patch.url, id))) {
+          return yield* urlTaken(patch.url)
+        }
         const document = yield* repo.update(agent.id, id, {
           title: patch.title ?? current.title,
           content: patch.content ?? null,
@@ -153,6 +163,11 @@ export class AiAgentKnowledge extends Effect.Service<AiAgentKnowledge>()(
         delete: remove
       } as const
     }),
-    dependencies: [AgentDraftLock.Default, AgentItemAudit.Default, AiAgentKnowledgeRepo.Default, KnowledgeIndexer.Default]
+    dependencies: [
+      AgentDraftLock.Default,
+      AgentItemAudit.Default,
+      AiAgentKnowledgeRepo.Default,
+      KnowledgeIndexer.Default
+    ]
   }
 ) {}

@@ -36,6 +36,7 @@ import type { ResourceRef } from "../../domain/workspace/ResourceRef.js"
 import { SecretReferenceMissing } from "../../domain/workspace/Secret.js"
 import { definitionProblems, secretNames } from "../../domain/workspace/ToolDefinitionRules.js"
 import { AiAgentTaskRepo } from "../../persistence/aiAgents/AiAgentTaskRepo.js"
+import { AgentDraftCollectionsRepo } from "../../persistence/aiAgents/AgentDraftCollectionsRepo.js"
 import { AiAgentToolRepo } from "../../persistence/aiAgents/AiAgentToolRepo.js"
 import { transaction } from "../../persistence/Transaction.js"
 import { WorkspaceToolRepo } from "../../persistence/workspace/WorkspaceToolRepo.js"
@@ -76,6 +77,7 @@ export class AiAgentTools extends Effect.Service<AiAgentTools>()("parley/service
     const transactional = transaction(sql)
     const drafts = yield* AgentDraftLock
     const repo = yield* AiAgentToolRepo
+    const collections = yield* AgentDraftCollectionsRepo
     const tasks = yield* AiAgentTaskRepo
     const workspaceTools = yield* WorkspaceToolRepo
     const references = yield* SecretReferences
@@ -124,8 +126,14 @@ export class AiAgentTools extends Effect.Service<AiAgentTools>()("parley/service
         }
       } else {
         if (config.builtin === "knowledge_search" && config.settings.knowledgeIds.length > 0) {
-          // Knowledge documents come with the next issue: until then, no id names one.
-          problems.push({ field: "config.settings.knowledgeIds", message: "no knowledge document with these ids" })
+          const known = new Set<string>(yield* collections.knowledgeIds(agent.id))
+          const unknown = config.settings.knowledgeIds.filter((id) => !known.has(id))
+          if (unknown.length > 0) {
+            problems.push({
+              field: "config.settings.knowledgeIds",
+              message: `not knowledge documents of this agent: ${unknown.join(", ")}`
+            })
+          }
         }
         const all = yield* repo.page(agent.id, { kind: "builtin" }, 100, 0)
         const twin = all.items.find((other) =>
@@ -238,6 +246,7 @@ export class AiAgentTools extends Effect.Service<AiAgentTools>()("parley/service
     return { list, get, create, update, delete: remove } as const
   }),
   dependencies: [
+    AgentDraftCollectionsRepo.Default,
     AgentDraftLock.Default,
     AgentItemAudit.Default,
     AiAgentToolRepo.Default,

@@ -37,6 +37,8 @@ export class KnowledgeIndexer extends Effect.Service<KnowledgeIndexer>()("parley
     const outbound = yield* OutboundHttp
     const scope = yield* Effect.scope
     const permits = yield* Effect.makeSemaphore(CONCURRENCY)
+    /** Chunks stored since the planner's statistics were last refreshed (by the sweep, at most 30 s later). */
+    let indexedSinceAnalyze = 0
 
     const fetchPage = (url: string) =>
       outbound.send({
@@ -47,7 +49,9 @@ export class KnowledgeIndexer extends Effect.Service<KnowledgeIndexer>()("parley
         timeoutMs: FETCH_TIMEOUT_MS,
         maxResponseBytes: FETCH_MAX_BYTES
       }).pipe(
-        Effect.mapError((failure) => new IndexingFailed({ reason: `The page could not be fetched: ${failure.message}` })),
+        Effect.mapError((failure) =>
+          new IndexingFailed({ reason: `The page could not be fetched: ${failure.message}` })
+        ),
         Effect.flatMap((answer) => {
           if (answer.status < 200 || answer.status >= 300) {
             return Effect.fail(new IndexingFailed({ reason: `The page answered HTTP ${answer.status}` }))
@@ -74,6 +78,7 @@ export class KnowledgeIndexer extends Effect.Service<KnowledgeIndexer>()("parley
         const chunks = chunkText(text, { structure })
         const indexedText = document.kind === "url" || document.kind === "html" ? text : null
         yield* index.store(document, indexedText, text.length, chunks, new Date(yield* Clock.currentTimeMillis))
+        indexedSinceAnalyze += chunks.length
       }).pipe(
         Effect.catchAll((failure) =>
           Effect.flatMap(Clock.currentTimeMillis, (now) => index.fail(document, failure.reason, new Date(now)))
@@ -92,8 +97,12 @@ export class KnowledgeIndexer extends Effect.Service<KnowledgeIndexer>()("parley
     const sweep = Effect.gen(function*() {
       for (;;) {
         const claimed = yield* index.claimWaiting(CONCURRENCY * 4)
-        if (claimed.length === 0) return
+        if (claimed.length === 0) break
         yield* Effect.forEach(claimed, indexOne, { concurrency: CONCURRENCY, discard: true })
+      }
+      if (indexedSinceAnalyze > 0) {
+        indexedSinceAnalyze = 0
+        yield* index.analyze
       }
     }).pipe(
       Effect.catchAllCause((cause) => Effect.logWarning("Knowledge indexing sweep failed", cause)),

@@ -61,7 +61,8 @@ export class KnowledgeSearch extends Effect.Service<KnowledgeSearch>()("parley/s
       const candidates = Math.max(request.limit, request.candidates ?? 50)
       const languages = yield* index.languages(scope)
       if (languages.length === 0) return []
-      const matched = (yield* Effect.forEach(languages, (language) => index.fullText(scope, language, query, candidates)))
+      const matched = (yield* Effect.forEach(languages, (language) =>
+        index.fullText(scope, language, query, candidates)))
         .flat()
       const fullText = [...matched].sort((a, b) => b.rank - a.rank).slice(0, candidates)
       // Trigram similarity ranks the full-text candidates; with none (every word misspelt), the trigram index finds some.

@@ -13,6 +13,7 @@
  * the allowed domains blocked before it leaves; a version keeping the
  * guardrails it was published with.
  */
+import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { AiAgentCreate } from "../../../src/domain/aiAgents/AiAgent.js"
@@ -243,6 +244,29 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("AI agent g
       expect(user).toMatchObject({ content: "my card is [CREDIT_CARD], charge it", redacted: true })
       expect(user.guardrailEvents).toHaveLength(1)
       expect(JSON.stringify(detail)).not.toContain("4111")
+      // Nor does the turn's stored request: the message is stored as the input rules left it.
+      const sql = yield* SqlClient.SqlClient
+      const stored = yield* sql<{ request: string }>`SELECT request::text AS request FROM ai_agent_turns
+        WHERE conversation_id = ${result.conversationId!}`
+      expect(stored).toHaveLength(1)
+      expect(stored[0]!.request).toContain("[CREDIT_CARD]")
+      expect(stored[0]!.request).not.toContain("4111")
+
+      // The stateless transcript form judges its last message alike.
+      const transcript = yield* client.aiAgents.playground({
+        path: { slug },
+        urlParams: { stream: false },
+        headers: {},
+        payload: {
+          messages: [
+            { role: "user", content: "hi, card 5555 5555 5555 4444" },
+            { role: "assistant", content: "Hello." },
+            { role: "user", content: "use 4111 1111 1111 1111" }
+          ]
+        }
+      })
+      expect(transcript.message.content).toContain("use [CREDIT_CARD]")
+      expect(transcript.guardrailEvents).toEqual([expect.objectContaining({ name: "cards", stage: "input" })])
     }))
 
   it.effect("output redaction on a stream: a phone number written in four pieces never shows a digit", () =>

@@ -38,7 +38,10 @@ export const fetchableMediaTypes = [
 ] as const
 
 /** The indexed text of a fetched page, by its `Content-Type`; a reason when the type is not one Parley reads. */
-export const fetchedText = (contentType: string | undefined, body: string): DocumentText | { readonly refused: string } => {
+export const fetchedText = (
+  contentType: string | undefined,
+  body: string
+): DocumentText | { readonly refused: string } => {
   const mediaType = (contentType ?? "text/plain").split(";")[0]!.trim().toLowerCase()
   if (mediaType === "text/html" || mediaType === "application/xhtml+xml") {
     return { text: htmlToText(body).text, structure: "markdown" }

@@ -3,8 +3,7 @@ import { chunkText } from "../../../../../src/domain/aiAgents/knowledge/Chunking
 
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 const sentence = (i: number) => `Sentence number ${i} says something about refunds and card payments.`
-const paragraph = (from: number, count: number) =>
-  Array.from({ length: count }, (_, i) => sentence(from + i)).join(" ")
+const paragraph = (from: number, count: number) => Array.from({ length: count }, (_, i) => sentence(from + i)).join(" ")
 
 describe("chunkText", () => {
   it("follows Markdown headings: a heading path per chunk, no chunk across two sections", () => {
