@@ -111,6 +111,20 @@ export interface LoopOutcome {
   readonly steps: ReadonlyArray<LoopStep>
 }
 
+/**
+ * The parts of a tool's answer the injection rules read: windows of 8,000
+ * characters overlapping by 400 (a phrase cut at a window's edge is whole in
+ * the next), the first `SCANNED` characters only, so a large answer costs a
+ * bounded time and the event loop runs between windows.
+ */
+const SCANNED = 64_000
+const scanWindows = (body: string, rules: number): Array<string> => {
+  if (rules === 0) return []
+  const windows: Array<string> = []
+  for (let at = 0; at < Math.min(body.length, SCANNED); at += 7_600) windows.push(body.slice(at, at + 8_000))
+  return windows
+}
+
 /** The prompt-injection rules that also read tool results (`scanToolResults`). */
 const injectionScanners = (guardrails: ReadonlyArray<SnapshotGuardrail>) =>
   guardrails.filter((guardrail) => guardrail.rule.kind === "prompt-injection" && guardrail.rule.scanToolResults)
@@ -506,10 +520,18 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
           return yield* ended("failed", null, `The tool answered HTTP ${status}: ${excerpt(body, 500)}`)
         }
         // Instructions smuggled into what a tool answered are judged before the model reads them.
-        const scanned = checkText(injectionScanners(prepared.guardrails), "input", body)
-        judged.push(...scanned.events)
-        if (scanned.stop !== null) {
-          return yield* ended("blocked", null, `A guardrail withheld this tool's answer (${scanned.stop.name}).`)
+        const scanners = injectionScanners(prepared.guardrails)
+        for (const window of scanWindows(body, scanners.length)) {
+          const scanned = checkText(scanners, "input", window)
+          if (scanned.events.length === 0) {
+            yield* Effect.yieldNow()
+            continue
+          }
+          judged.push(...scanned.events)
+          if (scanned.stop !== null) {
+            return yield* ended("blocked", null, `A guardrail withheld this tool's answer (${scanned.stop.name}).`)
+          }
+          break
         }
         return yield* ended("succeeded", resultOf(body), null)
       }).pipe(Effect.withSpan("AgentRuntime.runTool", { attributes: { tool: call.name } }))

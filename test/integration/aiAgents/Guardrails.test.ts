@@ -219,29 +219,29 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("AI agent g
         .toBe(true)
     }))
 
-  it.effect("input redaction: the model reads a card number as [CREDIT_CARD], and the transcript keeps it so", () =>
+  it.effect("input redaction: the model reads a card and a phone number as placeholders, and so does the transcript", () =>
     Effect.gen(function*() {
       const { client, slug } = yield* agentWith([
-        { name: "cards", stage: "input", rule: { kind: "pii", types: ["credit-card"] }, action: "redact" }
+        { name: "cards", stage: "input", rule: { kind: "pii", types: ["credit-card", "phone"] }, action: "redact" }
       ])
       const result = yield* client.aiAgents.playground({
         path: { slug },
         urlParams: { stream: false },
         headers: {},
-        payload: { message: "my card is 4111 1111 1111 1111, charge it" }
+        payload: { message: "my card is 4111 1111 1111 1111, charge it or call +1 (415) 555-0132" }
       })
       // The offline model echoes what it read.
-      expect(result.message.content).toContain("my card is [CREDIT_CARD], charge it")
-      expect(result.message.content).not.toContain("4111")
+      expect(result.message.content).toContain("my card is [CREDIT_CARD], charge it or call [PHONE]")
+      expect(result.message.content).not.toMatch(/4111|555-0132/)
       expect(result.guardrailEvents).toEqual([
         expect.objectContaining({ name: "cards", kind: "pii", stage: "input", action: "redact" })
       ])
-      expect(result.guardrailEvents[0]!.detail).toBe("1 payment card number redacted")
+      expect(result.guardrailEvents[0]!.detail).toBe("1 payment card number, 1 phone number redacted")
       const detail = yield* client.aiAgentConversations.getConversation({
         path: { slug: slug as never, convo_slug: result.conversationId! }
       })
       const user = detail.messages.find((message) => message.role === "user")!
-      expect(user).toMatchObject({ content: "my card is [CREDIT_CARD], charge it", redacted: true })
+      expect(user).toMatchObject({ content: "my card is [CREDIT_CARD], charge it or call [PHONE]", redacted: true })
       expect(user.guardrailEvents).toHaveLength(1)
       expect(JSON.stringify(detail)).not.toContain("4111")
       // Nor does the turn's stored request: the message is stored as the input rules left it.

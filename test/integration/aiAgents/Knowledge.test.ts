@@ -168,12 +168,26 @@ layer(testServer({ PARLEY_TOOL_ALLOWED_HOSTS: "127.0.0.1/32" }), { excludeTestSe
           headers: { "if-match": 1 as never }
         })
         expect(yield* revisionOf(agent.id)).toBe(2)
+        // The search tool may be narrowed to the agent's own documents, not to others.
+        const narrowed = (knowledgeIds: ReadonlyArray<string>) =>
+          client.aiAgentTools.create({
+            path,
+            payload: Schema.decodeUnknownSync(AiAgentToolCreate)({
+              name: "knowledge_search",
+              config: { kind: "builtin", builtin: "knowledge_search", settings: { knowledgeIds } }
+            }),
+            ...noHeaders
+          })
+        const foreign = yield* narrowed(["0190c7a0-0000-7000-8000-00000000feed"]).pipe(Effect.flip)
+        expect(foreign._tag).toBe("AiAgentToolInvalid")
+        yield* narrowed([a.id])
+        expect(yield* revisionOf(agent.id)).toBe(3)
         const stale = yield* client.aiAgentKnowledge.create({
           path,
           payload: document({ kind: "text", title: "Beta", content: "beta" }),
           headers: { "if-match": 1 as never }
         }).pipe(Effect.flip)
-        expect(stale).toMatchObject({ _tag: "RevisionConflict", expected: 1, actual: 2 })
+        expect(stale).toMatchObject({ _tag: "RevisionConflict", expected: 1, actual: 3 })
         const b = yield* client.aiAgentKnowledge.create({
           path,
           payload: document({ kind: "url", title: "Beta page", url: "https://docs.example.com/beta" }),
@@ -226,8 +240,8 @@ layer(testServer({ PARLEY_TOOL_ALLOWED_HOSTS: "127.0.0.1/32" }), { excludeTestSe
           ).pipe(HttpClientRequest.bearerToken(owner.token))
         )
         expect(badKind.status).toBe(400)
-        // Writes bumped the revision once each (the refused ones not at all): create a, create b, update, delete.
-        expect(yield* revisionOf(agent.id)).toBe(5)
+        // Writes bumped the revision once each (the refused ones not at all): a, the tool, b, update, delete.
+        expect(yield* revisionOf(agent.id)).toBe(6)
       }))
 
     it.effect("roles: a viewer reads, an editor writes; another workspace sees no agent and no document", () =>

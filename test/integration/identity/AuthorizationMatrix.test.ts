@@ -228,6 +228,21 @@ const builtProbes: Record<
     tag: "AiAgentNotFound"
   },
   "aiAgentMemory.deleteById": { query: `?id=${SAMPLE_ID}`, status: 404, tag: "AiAgentNotFound" },
+  "aiAgentGuardrails.list": { status: 404, tag: "AiAgentNotFound" },
+  "aiAgentGuardrails.create": {
+    body: () => ({ name: "matrix", stage: "input", rule: { kind: "max-length", maxCharacters: 100 }, action: "block" }),
+    status: 404,
+    tag: "AiAgentNotFound"
+  },
+  "aiAgentGuardrails.get": { status: 404, tag: "AiAgentNotFound" },
+  "aiAgentGuardrails.update": { body: () => ({ enabled: false }), status: 404, tag: "AiAgentNotFound" },
+  "aiAgentGuardrails.delete": { status: 404, tag: "AiAgentNotFound" },
+  "aiAgentGuardrails.updateById": {
+    body: () => ({ id: SAMPLE_ID, enabled: false }),
+    status: 404,
+    tag: "AiAgentNotFound"
+  },
+  "aiAgentGuardrails.deleteById": { query: `?id=${SAMPLE_ID}`, status: 404, tag: "AiAgentNotFound" },
   "aiAgentEvals.list": { status: 404, tag: "AiAgentNotFound" },
   "aiAgentEvals.create": {
     body: () => ({
