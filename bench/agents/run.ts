@@ -25,11 +25,9 @@ import autocannon from "autocannon"
 import { Effect } from "effect"
 import * as Crypto from "node:crypto"
 import * as Os from "node:os"
-import { answer } from "../../test/support/FakeLlmServer.js"
-import { makeFakeOpenAi } from "../../test/support/FakeOpenAi.js"
 import { localCluster } from "../../test/support/LocalCluster.js"
 import { emptyDatabase } from "../../test/support/TestDatabase.js"
-import { type AgentTarget, agentTarget, firstDeltaGap, post } from "../support/Agents.js"
+import { type AgentTarget, agentTarget, fakeModelNode, firstDeltaGap, post } from "../support/Agents.js"
 import { benchNodeEnv, loadAverage, parleyTarget, verdict } from "../support/Parley.js"
 import { runBench } from "../support/Run.js"
 import { load, percentile, type Target } from "../turns/Load.js"
@@ -166,23 +164,11 @@ const offlinePart = Effect.gen(function*() {
 
 /** The time from the fake's first token to the first `message.delta` read by the client, per turn. */
 const firstTokenPart = Effect.gen(function*() {
-  const fake = yield* makeFakeOpenAi
-  fake.respond(() => answer({ text: "Your order A1 left the warehouse this morning.", delayMs: FIRST_TOKEN_DELAY_MS }))
-  const { url: databaseUrl } = yield* emptyDatabase
-  const cluster = yield* localCluster({
-    nodes: 1,
-    databaseUrl,
-    env: {
-      ...benchNodeEnv(),
-      PARLEY_LLM_PROVIDER: "openai-compatible",
-      PARLEY_LLM_MODEL: "bench-model",
-      PARLEY_LLM_BASE_URL: `${fake.origin}/v1`,
-      PARLEY_LLM_API_KEY: "sk-bench",
-      // The fake is on loopback, which outbound calls may not reach unless allowed.
-      PARLEY_TOOL_ALLOWED_HOSTS: "127.0.0.1/32"
-    }
-  })
-  const agent = yield* agentTarget(cluster.nodes[0]!.url, databaseUrl, 5)
+  const { databaseUrl, fake, url } = yield* fakeModelNode(
+    "Your order A1 left the warehouse this morning.",
+    FIRST_TOKEN_DELAY_MS
+  )
+  const agent = yield* agentTarget(url, databaseUrl, 5)
   const gaps = yield* Effect.promise(async () => {
     const out: Array<number> = []
     for (let n = 0; n < FIRST_TOKEN_TURNS; n++) {

@@ -22,14 +22,11 @@
  */
 import { Effect } from "effect"
 import * as Os from "node:os"
+import { PiiType } from "../../src/domain/aiAgents/GuardrailRule.js"
 import type { SnapshotGuardrail } from "../../src/domain/aiAgents/guardrails/GuardrailCheck.js"
 import { outputGuard } from "../../src/domain/aiAgents/guardrails/OutputGuard.js"
-import { answer } from "../../test/support/FakeLlmServer.js"
-import { makeFakeOpenAi } from "../../test/support/FakeOpenAi.js"
-import { localCluster } from "../../test/support/LocalCluster.js"
-import { emptyDatabase } from "../../test/support/TestDatabase.js"
-import { agentTarget, firstDeltaGap, post } from "../support/Agents.js"
-import { benchNodeEnv, loadAverage, verdict } from "../support/Parley.js"
+import { agentTarget, fakeModelNode, firstDeltaGap, post } from "../support/Agents.js"
+import { loadAverage, verdict } from "../support/Parley.js"
 import { runBench } from "../support/Run.js"
 import { percentile } from "../turns/Load.js"
 
@@ -39,19 +36,7 @@ const DELAY_MS = 200
 const ANSWER = "Your order A1 left the warehouse this morning; write to help@example.com or call " +
   "+44 20 7946 0958 if it has not arrived by Friday."
 
-const PII_TYPES = [
-  "email",
-  "phone",
-  "credit-card",
-  "iban",
-  "ssn",
-  "ip-address",
-  "postal-address",
-  "person-name",
-  "date-of-birth",
-  "passport",
-  "api-key"
-]
+const PII_TYPES = PiiType.literals
 
 const RULES = [
   { name: "pii", stage: "output", rule: { kind: "pii", types: PII_TYPES }, action: "redact" },
@@ -62,22 +47,7 @@ const RULES = [
 const ms = (value: number) => `${value.toFixed(2)} ms`
 
 const endToEnd = Effect.gen(function*() {
-  const fake = yield* makeFakeOpenAi
-  fake.respond(() => answer({ text: ANSWER, delayMs: DELAY_MS }))
-  const { url: databaseUrl } = yield* emptyDatabase
-  const cluster = yield* localCluster({
-    nodes: 1,
-    databaseUrl,
-    env: {
-      ...benchNodeEnv(),
-      PARLEY_LLM_PROVIDER: "openai-compatible",
-      PARLEY_LLM_MODEL: "bench-model",
-      PARLEY_LLM_BASE_URL: `${fake.origin}/v1`,
-      PARLEY_LLM_API_KEY: "sk-bench",
-      PARLEY_TOOL_ALLOWED_HOSTS: "127.0.0.1/32"
-    }
-  })
-  const url = cluster.nodes[0]!.url
+  const { databaseUrl, fake, url } = yield* fakeModelNode(ANSWER, DELAY_MS)
   const plain = yield* agentTarget(url, databaseUrl, 2, "plain")
   const guarded = yield* agentTarget(url, databaseUrl, 2, "guarded")
   for (const rule of RULES) {

@@ -5,7 +5,11 @@
  */
 import { Effect } from "effect"
 import { signUpAt } from "../../test/support/Conversations.js"
-import { connectedClient } from "../../test/support/TestDatabase.js"
+import { answer } from "../../test/support/FakeLlmServer.js"
+import { makeFakeOpenAi } from "../../test/support/FakeOpenAi.js"
+import { localCluster } from "../../test/support/LocalCluster.js"
+import { connectedClient, emptyDatabase } from "../../test/support/TestDatabase.js"
+import { benchNodeEnv } from "./Parley.js"
 
 export const post = async (url: string, body: unknown, headers: Record<string, string>) => {
   const response = await fetch(url, {
@@ -81,3 +85,29 @@ export const firstDeltaGap = async (
   if (firstDelta === undefined || firstToken === undefined) throw new Error(`${key}: no delta or no token`)
   return firstDelta - firstToken
 }
+
+/**
+ * One node (a fresh database) whose model is a fake OpenAI server answering
+ * `text` after `delayMs`, streamed word by word: the node's URL, its
+ * database and the fake.
+ */
+export const fakeModelNode = (text: string, delayMs: number) =>
+  Effect.gen(function*() {
+    const fake = yield* makeFakeOpenAi
+    fake.respond(() => answer({ text, delayMs }))
+    const { url: databaseUrl } = yield* emptyDatabase
+    const cluster = yield* localCluster({
+      nodes: 1,
+      databaseUrl,
+      env: {
+        ...benchNodeEnv(),
+        PARLEY_LLM_PROVIDER: "openai-compatible",
+        PARLEY_LLM_MODEL: "bench-model",
+        PARLEY_LLM_BASE_URL: `${fake.origin}/v1`,
+        PARLEY_LLM_API_KEY: "sk-bench",
+        // The fake is on loopback, which outbound calls may not reach unless allowed.
+        PARLEY_TOOL_ALLOWED_HOSTS: "127.0.0.1/32"
+      }
+    })
+    return { url: cluster.nodes[0]!.url, databaseUrl, fake }
+  })
