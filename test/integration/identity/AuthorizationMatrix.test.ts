@@ -228,6 +228,21 @@ const builtProbes: Record<
     tag: "AiAgentNotFound"
   },
   "aiAgentMemory.deleteById": { query: `?id=${SAMPLE_ID}`, status: 404, tag: "AiAgentNotFound" },
+  "aiAgentKnowledge.list": { status: 404, tag: "AiAgentNotFound" },
+  "aiAgentKnowledge.create": {
+    body: () => ({ kind: "text", title: "Matrix document", content: "Refunds take five days." }),
+    status: 404,
+    tag: "AiAgentNotFound"
+  },
+  "aiAgentKnowledge.get": { status: 404, tag: "AiAgentNotFound" },
+  "aiAgentKnowledge.update": { body: () => ({ enabled: false }), status: 404, tag: "AiAgentNotFound" },
+  "aiAgentKnowledge.delete": { status: 404, tag: "AiAgentNotFound" },
+  "aiAgentKnowledge.updateById": {
+    body: () => ({ id: SAMPLE_ID, enabled: false }),
+    status: 404,
+    tag: "AiAgentNotFound"
+  },
+  "aiAgentKnowledge.deleteById": { query: `?id=${SAMPLE_ID}`, status: 404, tag: "AiAgentNotFound" },
   "aiAgentGuardrails.list": { status: 404, tag: "AiAgentNotFound" },
   "aiAgentGuardrails.create": {
     body: () => ({ name: "matrix", stage: "input", rule: { kind: "max-length", maxCharacters: 100 }, action: "block" }),
