@@ -9,6 +9,7 @@
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"
+import { csvRows } from "../support/Csv.js"
 
 /** A corpus: documents by key, and queries that each have one right document. */
 export interface Corpus {
@@ -17,40 +18,14 @@ export interface Corpus {
   readonly queries: ReadonlyArray<{ readonly text: string; readonly answer: string }>
 }
 
-/** Rows of a two-column CSV with a header (`text,category`), quotes as RFC 4180 has them. */
-const csvRows = (text: string): Array<[string, string]> => {
-  const rows: Array<Array<string>> = []
-  let row: Array<string> = []
-  let field = ""
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!
-    if (quoted) {
-      if (char === "\"" && text[i + 1] === "\"") {
-        field += "\""
-        i++
-      } else if (char === "\"") quoted = false
-      else field += char
-    } else if (char === "\"") quoted = true
-    else if (char === ",") {
-      row.push(field)
-      field = ""
-    } else if (char === "\n" || char === "\r") {
-      if (char === "\r" && text[i + 1] === "\n") i++
-      row.push(field)
-      rows.push(row)
-      row = []
-      field = ""
-    } else field += char
-  }
-  if (field !== "" || row.length > 0) rows.push([...row, field])
-  return rows.slice(1).filter((cells) => cells.length === 2) as Array<[string, string]>
-}
+/** The rows of a two-column CSV with a header (`text,category`), without the header. */
+const pairs = (text: string): Array<[string, string]> =>
+  csvRows(text).slice(1).filter((cells) => cells.length === 2) as Array<[string, string]>
 
 export const banking77 = (perIntent = 10): Corpus => {
   const dir = process.env["BANKING77_DIR"] ?? Path.resolve("../shared/corpus/intents/banking77")
-  const train = csvRows(Fs.readFileSync(Path.join(dir, "train.csv"), "utf8"))
-  const test = csvRows(Fs.readFileSync(Path.join(dir, "test.csv"), "utf8"))
+  const train = pairs(Fs.readFileSync(Path.join(dir, "train.csv"), "utf8"))
+  const test = pairs(Fs.readFileSync(Path.join(dir, "test.csv"), "utf8"))
   const byIntent = new Map<string, Array<string>>()
   for (const [text, intent] of train) {
     const list = byIntent.get(intent) ?? []

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
+import { csvRows } from "../support/Csv.js"
 
 export interface Example {
   readonly text: string
@@ -38,37 +39,6 @@ export const clinc150 = (): Clinc150 => {
     test: pairs(data.test!),
     oosTest: pairs(data.oos_test!)
   }
-}
-
-/** Parses the BANKING77 CSV (`text,category`, RFC 4180 quoting). */
-const csvRows = (source: string): Array<Array<string>> => {
-  const rows: Array<Array<string>> = []
-  let row: Array<string> = []
-  let field = ""
-  let quoted = false
-  for (let index = 0; index < source.length; index++) {
-    const char = source[index]!
-    if (quoted) {
-      if (char === "\"" && source[index + 1] === "\"") {
-        field += "\""
-        index++
-      } else if (char === "\"") quoted = false
-      else field += char
-    } else if (char === "\"") quoted = true
-    else if (char === ",") {
-      row.push(field)
-      field = ""
-    } else if (char === "\n" || char === "\r") {
-      if (char === "\r" && source[index + 1] === "\n") index++
-      row.push(field)
-      if (row.some((cell) => cell.length > 0)) rows.push(row)
-      row = []
-      field = ""
-    } else field += char
-  }
-  row.push(field)
-  if (row.some((cell) => cell.length > 0)) rows.push(row)
-  return rows
 }
 
 const bankingSplit = (name: string): Array<Example> =>

@@ -15,6 +15,7 @@ import type { KnowledgeCitation } from "../../domain/aiAgents/knowledge/Knowledg
 import { fuse } from "../../domain/aiAgents/knowledge/Rrf.js"
 import type { KnowledgeSearchSettings } from "../../domain/aiAgents/ToolConfig.js"
 import type { JsonValue } from "../../domain/Json.js"
+import { storable } from "../../domain/StorableText.js"
 import { KnowledgeIndexRepo, type RankedChunk } from "../../persistence/aiAgents/KnowledgeIndexRepo.js"
 
 /** What to search and how much to return. */
@@ -55,7 +56,8 @@ export class KnowledgeSearch extends Effect.Service<KnowledgeSearch>()("parley/s
       })
 
     const search = Effect.fn("KnowledgeSearch.search")(function*(request: KnowledgeQuery) {
-      const query = request.query.trim()
+      // A model may pass on what the user typed: a NUL or a lone surrogate would fail the query itself.
+      const query = storable(request.query).trim()
       if (query === "" || request.documentIds?.length === 0) return [] as Array<KnowledgeCitation>
       const scope = { agentId: request.agentId, documentIds: request.documentIds }
       const candidates = Math.max(request.limit, request.candidates ?? 50)
