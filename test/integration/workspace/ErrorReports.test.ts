@@ -96,9 +96,18 @@ layer(testServer({}, capturingLogger(entries)), { excludeTestServices: true, tim
     it.effect("a viewer may report; a reporter past 30 a minute gets 429 with Retry-After, others do not", () =>
       Effect.gen(function*() {
         const owner = yield* signUp()
-        const viewer = yield* join(owner, "viewer")
-        for (let i = 0; i < 30; i++) {
-          yield* send(viewer, report({ message: `Error number ${i}` }), owner.workspaceId)
+        // The limiter estimates a sliding minute from fixed minute windows, so 30 reports that straddle a
+        // minute's boundary are partly forgotten: a fresh reporter tries again when they did (once at most,
+        // as 30 reports take far less than a minute).
+        const minute = () => Math.floor(Date.now() / 60_000)
+        let viewer = yield* join(owner, "viewer")
+        for (let attempt = 1; attempt <= 2; attempt++) {
+          const began = minute()
+          for (let i = 0; i < 30; i++) {
+            yield* send(viewer, report({ message: `Error number ${i}` }), owner.workspaceId)
+          }
+          if (minute() === began) break
+          viewer = yield* join(owner, "viewer")
         }
         const refused = yield* exchange(as(
           postRaw("/v1/support/error-report", JSON.stringify(report())),
