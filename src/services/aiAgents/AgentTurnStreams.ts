@@ -131,9 +131,18 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
           // A public stream shows each notice once.
           const noticed = new Set<string>()
 
-          /** The `guardrail` frames of hits: the events on the playground, the notices the end user may see otherwise. */
-          const guardrailFrames = (events: ReadonlyArray<TurnGuardrailEvent>, idOf: (n: number) => string) =>
+          /**
+           * The `guardrail` frames of hits not yet seen: the events on the
+           * playground, the notices the end user may see otherwise; the `n`th
+           * hit's id is `idOf(n)` whichever were seen.
+           */
+          const guardrailFrames = (
+            events: ReadonlyArray<TurnGuardrailEvent>,
+            idOf: (n: number) => string,
+            seen: (n: number) => boolean
+          ) =>
             Effect.forEach(events, (event, n) => {
+              if (seen(n)) return Effect.void
               if (showTools) {
                 return Effect.asVoid(queue.offer(sseFrame("guardrail", { type: "guardrail", ...event }, idOf(n))))
               }
@@ -152,10 +161,7 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
             // Another body under this key is not this request's turn (the entity refuses it).
             if (Option.isNone(found) || found.value.bodyHash !== payload.bodyHash) return undefined
             turn = streamedTurn(found.value.turn, found.value.request)
-            yield* guardrailFrames(
-              turn.inputEvents.filter((_, n) => !resume?.sawInputEvent(n)),
-              (n) => inputEventId(n)
-            )
+            yield* guardrailFrames(turn.inputEvents, inputEventId, (n) => resume?.sawInputEvent(n) === true)
             return turn
           })
           let view = resume === undefined ? emptyView : resumedView(resume.textStep, resume.textShown)
@@ -202,11 +208,11 @@ export class AgentTurnStreams extends Effect.Service<AgentTurnStreams>()(
                   yield* queue.offer(sseFrame(event.type, event, toolEventId(row.step, n)))
                 }
                 // The step's guardrail hits follow its tool events, numbered after them.
-                const hits = step.right.guardrailEvents ?? []
                 const first = events.length
                 yield* guardrailFrames(
-                  hits.filter((_, k) => !resume?.sawToolEvent(row.step, first + k)),
-                  (k) => toolEventId(row.step, first + k)
+                  step.right.guardrailEvents ?? [],
+                  (k) => toolEventId(row.step, first + k),
+                  (k) => resume?.sawToolEvent(row.step, first + k) === true
                 )
               }
             })

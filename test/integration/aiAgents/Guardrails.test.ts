@@ -55,11 +55,12 @@ const agentWith = (rules: ReadonlyArray<Record<string, unknown>>) =>
     return { owner, client, slug }
   })
 
-const playgroundStream = (token: string, slug: string, message: string, key: string) =>
+const playgroundStream = (token: string, slug: string, message: string, key: string, lastEventId?: string) =>
   exchange(
     postRaw(`/v1/ai-agents/${slug}/playground?stream=true`, JSON.stringify({ message })).pipe(
       HttpClientRequest.bearerToken(token),
-      HttpClientRequest.setHeader("idempotency-key", key)
+      HttpClientRequest.setHeader("idempotency-key", key),
+      lastEventId === undefined ? (request) => request : HttpClientRequest.setHeader("last-event-id", lastEventId)
     )
   )
 
@@ -309,6 +310,13 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("AI agent g
       )
       expect(again.at(-1).result.message).toEqual(done.result.message)
       expect(again.filter((event) => event.type === "guardrail")).toHaveLength(1)
+      // A stream lost after the guardrail event resumes after it: only the end is left.
+      expect(guard.id).toMatch(/^s\d+\.\d+$/)
+      const resumed = eventsOf(
+        (yield* playgroundStream(owner.token, slug, "call me on +44 20 7946 0958 today", "ph-1", guard.id)).text
+      )
+      expect(resumed.map((event) => event.type)).toEqual(["message.done"])
+      expect(resumed[0].result.message).toEqual(done.result.message)
     }))
 
   it.effect("a jailbreak is blocked on the public route: the end user sees the notice, not the rule", () =>

@@ -122,7 +122,12 @@ describe("Last-Event-ID", () => {
     expect([tool.textStep, tool.textShown, tool.sawToolEvent(0, 1), tool.sawToolEvent(0, 2), tool.sawToolEvent(1, 0)])
       .toEqual([0, Infinity, true, false, false])
     expect(resumeAt("done")!.sawToolEvent(99, 99)).toBe(true)
-    for (const other of ["", "m3", "x1.2", "m1.2.3", "m-1.2", "m99999999999.1", "s1.1e3", "m 1.2"]) {
+    // The guardrail hits on the user's message come first: g{n} saw those up to n, nothing else.
+    const input = resumeAt("g1")!
+    expect([input.sawInputEvent(1), input.sawInputEvent(2), input.sawToolEvent(0, 0), input.textShown])
+      .toEqual([true, false, false, 0])
+    expect([text.sawInputEvent(9), tool.sawInputEvent(9)]).toEqual([true, true])
+    for (const other of ["", "m3", "g", "g1.2", "x1.2", "m1.2.3", "m-1.2", "m99999999999.1", "s1.1e3", "m 1.2"]) {
       expect([other, resumeAt(other)]).toEqual([other, undefined])
     }
     // Surrounding white space is not part of the id.
