@@ -1,20 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { PiiType } from "../../../../src/domain/aiAgents/GuardrailRule.js"
+import { PiiType } from "../../../../src/domain/aiAgents/GuardrailRule.js"
 import { detectPii, piiLabel, redactPii } from "../../../../src/domain/aiAgents/guardrails/PiiDetector.js"
 
-const ALL: ReadonlyArray<PiiType> = [
-  "email",
-  "phone",
-  "credit-card",
-  "iban",
-  "ssn",
-  "ip-address",
-  "postal-address",
-  "person-name",
-  "date-of-birth",
-  "passport",
-  "api-key"
-]
+const ALL: ReadonlyArray<PiiType> = PiiType.literals
 
 /** The matched texts of one type. */
 const found = (text: string, type: PiiType, sensitivity?: "low" | "medium" | "high") =>
