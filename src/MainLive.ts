@@ -20,6 +20,7 @@ import { IdentityLive } from "./services/identity/IdentityLive.js"
 import { ImportsLive } from "./services/imports/ImportsLive.js"
 import { Readiness } from "./services/Readiness.js"
 import { RuntimeLive } from "./services/runtime/RuntimeLive.js"
+import { WorkflowsLive } from "./services/workflows/WorkflowsLive.js"
 import { WorkspaceAdminLive } from "./services/workspace/WorkspaceAdminLive.js"
 import { version } from "./Version.js"
 
@@ -39,6 +40,7 @@ export const ParleyLive = Layer.mergeAll(HttpAppLive, RecordStart).pipe(
   Layer.provide(DeploymentsLive),
   Layer.provide(ImportsLive),
   Layer.provide(AssistantsLive),
+  Layer.provide(WorkflowsLive),
   Layer.provide(AiAgentsLive),
   Layer.provide(WorkspaceAdminLive),
   Layer.provide([Readiness.Default, MetricsExposition.Default, IdentityLive]),

@@ -1,8 +1,11 @@
 /**
  * The baseline: plain Okapi BM25 (k1 = 1.2, b = 0.75, the Lucene IDF
- * `ln(1 + (N - n + 0.5) / (n + 0.5))`) over whole documents, lower-cased
- * alphanumeric tokens, no stemming and no stop words.
+ * `ln(1 + (N - n + 0.5) / (n + 0.5))`: the formula of
+ * `src/domain/aiAgents/knowledge/Bm25.ts`) over whole documents, in memory,
+ * lower-cased alphanumeric tokens, no stemming and no stop words.
  */
+import { inverseDocumentFrequency, termScore } from "../../src/domain/aiAgents/knowledge/Bm25.js"
+
 const tokens = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
 
 /** An index of documents by key; `rank` answers every document's key, best first. */
@@ -18,10 +21,7 @@ export const bm25 = (documents: ReadonlyArray<{ readonly key: string; readonly t
   for (const document of counts) {
     for (const term of document.terms.keys()) frequency.set(term, (frequency.get(term) ?? 0) + 1)
   }
-  const idf = (term: string) => {
-    const n = frequency.get(term) ?? 0
-    return Math.log(1 + (counts.length - n + 0.5) / (n + 0.5))
-  }
+  const idf = (term: string) => inverseDocumentFrequency(counts.length, frequency.get(term) ?? 0)
   return {
     rank: (query: string): Array<string> => {
       const terms = [...new Set(tokens(query))]
@@ -30,8 +30,7 @@ export const bm25 = (documents: ReadonlyArray<{ readonly key: string; readonly t
           let score = 0
           for (const term of terms) {
             const tf = document.terms.get(term) ?? 0
-            if (tf === 0) continue
-            score += idf(term) * (tf * (k1 + 1)) / (tf + k1 * (1 - b + b * document.length / averageLength))
+            score += termScore(idf(term), tf, document.length, averageLength, { k1, b, headingWeight: 0 })
           }
           return { key: document.key, score }
         })

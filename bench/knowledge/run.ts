@@ -2,16 +2,22 @@
  * Knowledge retrieval, measured in one run (issue 14):
  *
  * 1. Quality: recall@1, recall@5 and MRR of Parley's lexical hybrid search
- *    (`KnowledgeSearch.search`, the code `knowledge_search` runs: full-text
- *    and trigram rankings fused by RRF, k = 60) next to a plain BM25 over the
- *    same documents (`Bm25.ts`, k1 = 1.2, b = 0.75), on (a) BANKING77 as an
- *    FAQ and (b) PubMedQA as a smoke test (`Corpora.ts`). Documents are
- *    stored and indexed by the service's own repository and indexer (chunks
- *    of ~800 characters); a document's rank is that of its best chunk.
+ *    (`KnowledgeSearch.search`, the code `knowledge_search` runs: BM25 from
+ *    the index's term statistics, fused with trigram similarities) next to a
+ *    plain BM25 over the same documents (`Bm25.ts`, k1 = 1.2, b = 0.75), on
+ *    (a) BANKING77 as an FAQ and (b) PubMedQA as a smoke test (`Corpora.ts`).
+ *    Documents are stored and indexed by the service's own repository and
+ *    indexer (chunks of ~800 characters); a document's rank is that of its
+ *    best chunk.
  * 2. Latency: p50/p99 of one search (sequential, 200 PubMedQA questions)
  *    with 10,000 and 100,000 chunks in one agent's knowledge (PubMedQA's
  *    abstracts repeated), on the embedded PGlite and on the PostgreSQL
- *    server. No embeddings provider: no vectors.
+ *    server, and the recall of those questions at that size (any copy of
+ *    the right abstract counts). No embeddings provider: no vectors.
+ * 3. Tuning (`KNOWLEDGE_BENCH_PARTS=tune`, not part of the default run): the
+ *    fusion's weights and BM25's k1 swept on BANKING77's held-out split
+ *    (training utterances that are not in the documents), never on the test
+ *    queries part 1 reports; `LEXICAL_DEFAULTS` holds what it chose.
  *
  *   npm run bench:knowledge                     (KNOWLEDGE_BENCH_SIZES=10000 to skip the largest)
  */
@@ -23,6 +29,7 @@ import * as Path from "node:path"
 import { v7 as uuidv7 } from "uuid"
 import type { AiAgentId, AiAgentKnowledgeId } from "../../src/domain/aiAgents/Ids.js"
 import type { Chunk } from "../../src/domain/aiAgents/knowledge/Chunking.js"
+import { LEXICAL_DEFAULTS, type LexicalRanking } from "../../src/domain/aiAgents/knowledge/LexicalRanking.js"
 import type { WorkspaceId } from "../../src/domain/identity/Ids.js"
 import { AiAgentKnowledgeRepo } from "../../src/persistence/aiAgents/AiAgentKnowledgeRepo.js"
 import { KnowledgeIndexRepo } from "../../src/persistence/aiAgents/KnowledgeIndexRepo.js"
@@ -40,7 +47,7 @@ const SIZES = (process.env["KNOWLEDGE_BENCH_SIZES"] ?? "10000,100000").split(","
 /** The embedded sizes (PGlite indexes slowly: `KNOWLEDGE_BENCH_EMBEDDED_SIZES` to change them). */
 const EMBEDDED_SIZES = (process.env["KNOWLEDGE_BENCH_EMBEDDED_SIZES"] ?? SIZES.join(",")).split(",")
   .filter((size) => size !== "").map(Number)
-/** `quality`, `latency` or both (the default). */
+/** `quality`, `latency` or both (the default); or `tune`. */
 const PARTS = process.env["KNOWLEDGE_BENCH_PARTS"] ?? "quality,latency"
 const LATENCY_QUERIES = 200
 
@@ -153,12 +160,18 @@ const row = (label: string, quality: Quality) =>
   }`
 
 /** Parley's ranking of documents for a query: each by its best chunk. */
-const parleyRanks = (corpus: Corpus, agentId: AiAgentId, keys: ReadonlyMap<string, string>) =>
+const parleyRanks = (
+  corpus: Corpus,
+  agentId: AiAgentId,
+  keys: ReadonlyMap<string, string>,
+  ranking: Partial<LexicalRanking> = {}
+) =>
   Effect.gen(function*() {
     const search = yield* KnowledgeSearch
     return yield* Effect.forEach(corpus.queries, (query) =>
       Effect.map(
-        search.search({ agentId, documentIds: null, query: query.text, limit: 50, candidates: 100, widenBelow: 0 }),
+        // 50 results, for MRR; the re-ranked candidates are the default (50), so the top 5 are what `limit: 5` answers.
+        search.search({ agentId, documentIds: null, query: query.text, limit: 50, widenBelow: 0, ranking }),
         (hits) => {
           const ranking = [...new Set(hits.map((hit) => keys.get(hit.documentId)!))]
           const at = ranking.indexOf(query.answer)
@@ -184,7 +197,7 @@ const quality = (corpus: Corpus, variant = false) =>
     const parley = score(ranks)
     const base = score(bm25Ranks)
     console.log(row("BM25 baseline (same run)", base))
-    console.log(row("Parley hybrid (FTS + trigram, RRF)", parley))
+    console.log(row("Parley hybrid (BM25 + trigram)", parley))
     if (variant) {
       const split = yield* load(corpus, 1, true)
       const splitRanks = yield* parleyRanks(corpus, split.agentId, split.keys)
@@ -203,22 +216,59 @@ const latency = (corpus: Corpus, size: number, perCopy: number) =>
     const loaded = yield* load(corpus, Math.max(1, Math.round(size / perCopy)))
     const search = yield* KnowledgeSearch
     const times: Array<number> = []
+    const ranks: Array<number> = []
     const queries = corpus.queries.slice(0, LATENCY_QUERIES)
     for (const query of queries.slice(0, 10)) {
       yield* search.search({ agentId: loaded.agentId, documentIds: null, query: query.text, limit: 5 })
     }
     for (const query of queries) {
       const started = performance.now()
-      yield* search.search({ agentId: loaded.agentId, documentIds: null, query: query.text, limit: 5 })
+      const hits = yield* search.search({ agentId: loaded.agentId, documentIds: null, query: query.text, limit: 5 })
       times.push(performance.now() - started)
+      const at = [...new Set(hits.map((hit) => loaded.keys.get(hit.documentId)))].indexOf(query.answer)
+      ranks.push(at === -1 ? Infinity : at + 1)
     }
     times.sort((a, b) => a - b)
+    const found = score(ranks)
     console.log(
       `  ${String(loaded.chunks).padStart(7)} chunks (indexed in ${loaded.seconds.toFixed(0)} s${
         loaded.waiting > 0 ? `, ${loaded.waiting} not ready` : ""
-      }): p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms`
+      }): p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms; recall@1 ${
+        found.recall1.toFixed(3)
+      }, recall@5 ${found.recall5.toFixed(3)} (any copy)`
     )
   })
+
+/**
+ * Part 3: the fusion's weights and k1 swept on BANKING77's held-out split; each setting's figures,
+ * then the best by recall@5 (MRR breaking ties).
+ */
+const tune = Effect.gen(function*() {
+  const all = banking77("held-out")
+  // Every third held-out utterance (about 3,000 queries) keeps the sweep to minutes.
+  const heldOut = { ...all, queries: all.queries.filter((_, at) => at % 3 === 0) }
+  const loaded = yield* load(heldOut)
+  console.log(`\n${heldOut.name}: ${heldOut.queries.length} queries; defaults ${JSON.stringify(LEXICAL_DEFAULTS)}`)
+  console.log(`  ${"".padEnd(34)} ${"recall@1".padStart(9)} ${"recall@5".padStart(9)} ${"MRR".padStart(7)}`)
+  const results: Array<{ readonly label: string; readonly quality: Quality }> = []
+  for (const k1 of [1.2, 2]) {
+    for (const sentenceWeight of [0, 0.5, 1, 1.5, 2]) {
+      for (const wordWeight of [0, 0.5, 1]) {
+        const ranking = { k1, sentenceWeight, wordWeight }
+        const quality = score(yield* parleyRanks(heldOut, loaded.agentId, loaded.keys, ranking))
+        const label = `k1 ${k1}, sentence ${sentenceWeight}, words ${wordWeight}`
+        results.push({ label, quality })
+        console.log(row(label, quality))
+      }
+    }
+  }
+  const best = results.reduce((a, b) =>
+    b.quality.recall5 > a.quality.recall5 || (b.quality.recall5 === a.quality.recall5 && b.quality.mrr > a.quality.mrr)
+      ? b
+      : a
+  )
+  console.log(row(`best: ${best.label}`, best.quality))
+})
 
 const onBackend = <A, E>(
   backend: Backend,
@@ -236,6 +286,10 @@ runBench(Effect.gen(function*() {
   const pubmed = yield* Effect.promise(pubmedqa)
   const server = yield* emptyDatabase
   console.log(`PostgreSQL server: ${server.url.replace(/\/\/[^@]*@/, "//")}; embedded: PGlite in a temporary directory`)
+  if (PARTS === "tune") {
+    console.log("\n== Tuning on the held-out split (PostgreSQL server) ==")
+    return yield* onBackend("server", server.url, tune)
+  }
 
   if (PARTS.includes("quality")) console.log("\n== Retrieval quality (PostgreSQL server) ==")
   const pubmedChunks = PARTS.includes("quality")

@@ -36,3 +36,12 @@ export const JsonSchemaDocument = Schema.Record({ key: Schema.String, value: Jso
   description: "A JSON Schema (draft 2020-12) object"
 })
 export type JsonSchemaDocument = typeof JsonSchemaDocument.Type
+
+/** A text's JSON when it parses as JSON, else the text itself: how a tool's answer body is read. */
+export const jsonOrText = (text: string): JsonValue => {
+  try {
+    return JSON.parse(text) as JsonValue
+  } catch {
+    return text
+  }
+}

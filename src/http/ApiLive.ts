@@ -42,6 +42,8 @@ import { type GroupName, notImplementedGroup, type ProtocolCheck } from "./NotIm
 import { PublicRuntimeHttpLive } from "./runtime/PublicRuntimeHttp.js"
 import { RuntimeHttpLive } from "./runtime/RuntimeHttp.js"
 import { AgentSettingsHttpLive } from "./settings/AgentSettingsHttp.js"
+import { ChainsHttpLive } from "./workflows/ChainsHttp.js"
+import { WorkflowsHttpLive } from "./workflows/WorkflowsHttp.js"
 import { LeadsHttpLive } from "./workspace/LeadsHttp.js"
 import { SecretsHttpLive } from "./workspace/SecretsHttp.js"
 import { SupportHttpLive } from "./workspace/SupportHttp.js"
@@ -50,9 +52,7 @@ import { WorkspaceToolsHttpLive } from "./workspace/WorkspaceToolsHttp.js"
 
 /** The groups whose area is not built yet: each of their routes answers 501 naming itself. */
 export const notBuiltGroups = [
-  "workflows",
   "workflowSimulator",
-  "chains",
   "publicChains",
   "workspaceModels",
   "channels",
@@ -104,6 +104,8 @@ const Groups = Layer.mergeAll(
   AiAgentGuardrailsHttpLive,
   AiAgentKnowledgeHttpLive,
   PublicAiAgentsHttpLive,
+  ChainsHttpLive,
+  WorkflowsHttpLive,
   NotBuilt
 )
 

@@ -17,7 +17,8 @@ export interface SealedColumn {
 export const sealedColumns: ReadonlyArray<SealedColumn> = [
   { table: "users", column: "totp_secret", key: "id", context: "totp-secret" },
   { table: "users", column: "totp_pending_secret", key: "id", context: "totp-secret" },
-  { table: "signing_keys", column: "private_key", key: "kid", context: "signing-key" }
+  { table: "signing_keys", column: "private_key", key: "kid", context: "signing-key" },
+  { table: "workflow_chains", column: "ingress_secret", key: "id", context: "chain-ingress-secret" }
 ]
 
 /** Reads and guarded rewrites of `SecretBox` values, for the master-key rotation. */

@@ -29,6 +29,10 @@ import migration0014 from "./migrations/0014_ai_agents.js"
 import migration0015 from "./migrations/0015_ai_agent_guardrails.js"
 import migration0016 from "./migrations/0016_ai_agent_knowledge.js"
 import migration0017 from "./migrations/0017_ai_agent_evals.js"
+import migration0018 from "./migrations/0018_workflows.js"
+import migration0019 from "./migrations/0019_knowledge_ranking.js"
+import migration0020 from "./migrations/0020_workflow_chains.js"
+import migration0021 from "./migrations/0021_chain_runs.js"
 import * as PgliteClient from "./PgliteClient.js"
 
 /** Every migration, in order; the migrator records which ran. */
@@ -49,7 +53,11 @@ export const migrations = {
   "0014_ai_agents": migration0014,
   "0015_ai_agent_guardrails": migration0015,
   "0016_ai_agent_knowledge": migration0016,
-  "0017_ai_agent_evals": migration0017
+  "0017_ai_agent_evals": migration0017,
+  "0018_workflows": migration0018,
+  "0019_knowledge_ranking": migration0019,
+  "0020_workflow_chains": migration0020,
+  "0021_chain_runs": migration0021
 } as const
 
 /** The id of the newest migration, which readiness expects to find applied. */

@@ -8,10 +8,19 @@ import { AiAgentConversationId, AiAgentId, AiAgentVersionNumber, EndUserId } fro
 
 /**
  * Where a conversation came from: `web` is the public turn route (the widget
- * or a direct API caller), `playground` an editor trying the draft; the rest
- * are channel connections.
+ * or a direct API caller), `playground` an editor trying the draft,
+ * `workflow` a workflow's `ai-agent` node (one conversation per run and
+ * agent); the rest are channel connections.
  */
-export const ConversationChannel = Schema.Literal("web", "playground", "sms", "whatsapp", "voice", "webhook")
+export const ConversationChannel = Schema.Literal(
+  "web",
+  "playground",
+  "workflow",
+  "sms",
+  "whatsapp",
+  "voice",
+  "webhook"
+)
   .annotations({ identifier: "ConversationChannel" })
 
 /**

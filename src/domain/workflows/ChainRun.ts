@@ -48,6 +48,11 @@ export class ChainRun extends Model.Class<ChainRun>("ChainRun")({
   /** The last step's output; null unless the run succeeded. */
   output: JsonValue,
   error: Schema.NullOr(RunFailure),
+  /**
+   * How many times the run was executed: 1, and one more each time a failed
+   * run was resumed from its failed step (the steps that succeeded are kept).
+   */
+  generation: Schema.Number.pipe(Schema.int(), Schema.positive()),
   /** What `/resume` must supply; empty unless `paused`. */
   waitingFor: Schema.Array(PendingWait),
   /** Who started it (`run` or the authenticated `ingress`); null for public ingress. */

@@ -8,17 +8,30 @@ import { WorkflowGraph } from "./WorkflowGraph.js"
 
 const Note = Schema.String.pipe(Schema.maxLength(1000))
 
-/** An immutable snapshot of a workflow's draft graph, created by publish and numbered from 1. */
+/**
+ * How a version came to be: `published` (by publish, validated; the only kind a
+ * workflow's live version can be) or `saved-draft` (the draft as it was, kept by
+ * a restore that overwrote a graph no version held, so nothing is ever lost; it
+ * was never validated and is never made live, but can be restored like any other).
+ */
+export const WorkflowVersionKind = Schema.Literal("published", "saved-draft").annotations({
+  identifier: "WorkflowVersionKind"
+})
+export type WorkflowVersionKind = typeof WorkflowVersionKind.Type
+
+/** An immutable snapshot of a workflow's draft graph, numbered from 1: made by publish, or saved by a restore. */
 export class WorkflowVersion extends Model.Class<WorkflowVersion>("WorkflowVersion")({
   workflowId: WorkflowId,
   version: WorkflowVersionNumber,
+  kind: WorkflowVersionKind,
   graph: WorkflowGraph,
-  /** The draft revision this version was published from. */
+  /** The draft revision this version snapshots. */
   revision: Revision,
-  /** The publisher's release note. */
+  /** The publisher's release note; for a saved draft, which revision it was and which restore saved it. */
   note: Note,
-  /** Who published it: a member or an API token. */
+  /** Who published it (or whose restore saved the draft): a member or an API token. */
   publishedBy: Actor,
+  /** When it was published, or saved. */
   publishedAt: Model.DateTimeInsertFromDate
 }) {}
 

@@ -97,7 +97,7 @@ export class WorkflowsApi extends HttpApiGroup.make("workflows")
       .setUrlParams(ListParams)
       .addSuccess(Page(WorkflowVersion.json))
       .addError(WorkflowNotFound)
-      .annotate(OpenApi.Summary, "List published versions, newest first")
+      .annotate(OpenApi.Summary, "List versions (published ones and saved drafts), newest first")
       .pipe(requires("workflow.read"))
   )
   .add(
@@ -107,7 +107,10 @@ export class WorkflowsApi extends HttpApiGroup.make("workflows")
       .addError(WorkflowNotFound)
       .addError(WorkflowVersionNotFound)
       .addError(RevisionConflict)
-      .annotate(OpenApi.Summary, "Copy a version's graph into the draft (the live version is unchanged)")
+      .annotate(
+        OpenApi.Summary,
+        "Copy a version's graph into the draft (a draft no version holds is saved as one first; the live version is unchanged)"
+      )
       .pipe(requires("workflow.write"))
   )
   .middleware(Authentication)

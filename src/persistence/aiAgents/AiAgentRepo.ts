@@ -183,6 +183,16 @@ export class AiAgentRepo extends Effect.Service<AiAgentRepo>()("parley/persisten
       /** The agent with this slug, its row locked until the transaction ends. */
       lockBySlug: (workspaceId: WorkspaceId, slug: string) =>
         lockBySlug({ workspaceId, slug }).pipe(Effect.orDie, Effect.withSpan("AiAgentRepo.lockBySlug")),
+      /** Which of these slugs name agents of the workspace, and whether each has a live version. */
+      publishedBySlugs: (workspaceId: WorkspaceId, slugs: ReadonlyArray<string>) =>
+        (slugs.length === 0
+          ? Effect.succeed<ReadonlyArray<{ slug: string; published: boolean }>>([])
+          : sql<{ slug: string; published: boolean }>`SELECT slug, live_version IS NOT NULL AS published
+              FROM ai_agents WHERE workspace_id = ${workspaceId} AND ${sql.in("slug", slugs)}`).pipe(
+            Effect.map((rows) => new Map(rows.map((row) => [row.slug, row.published] as const))),
+            Effect.orDie,
+            Effect.withSpan("AiAgentRepo.publishedBySlugs")
+          ),
       findById: (workspaceId: WorkspaceId, id: AiAgentId) =>
         byId({ workspaceId, id }).pipe(Effect.orDie, Effect.withSpan("AiAgentRepo.findById")),
       bumpRevision: (workspaceId: WorkspaceId, id: AiAgentId, expected: Revision | undefined, now: Date) =>

@@ -7,16 +7,22 @@
  * for the generation it claimed (a newer write sent the document back to
  * `pending`), replacing the old ones in one transaction.
  *
- * Search reads the searchable chunks (enabled, `ready` documents of the
- * agent, optionally only those listed) that match the query's full text
- * (`ts_rank_cd` over an OR of the query's lexemes, in each document's
- * language configuration), each with its trigram word similarity
- * (`pg_trgm`); when none matches, the trigram index alone finds candidates.
+ * Search runs in steps (`KnowledgeSearch` decides between them): `plan`
+ * reads the query's lexemes in each language configuration of the
+ * searchable documents (enabled, `ready`, of the agent, optionally only those
+ * listed) with the index's statistics (`ai_agent_knowledge_terms` and
+ * `_stats`, kept exact by triggers: migration 0019); `candidates` reads the
+ * chunks that hold one of the probed lexemes (the GIN index) with how often
+ * each query lexeme occurs in them and their length, for BM25; `passages`
+ * reads the chunks a ranking kept with their trigram similarities to the
+ * query (`pg_trgm`); `trigram` finds chunks by trigrams alone (a query none
+ * of whose words the index holds: a misspelling).
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { AiAgentId, AiAgentKnowledgeId } from "../../domain/aiAgents/Ids.js"
 import type { AiAgentKnowledgeKind } from "../../domain/aiAgents/Knowledge.js"
+import type { TermFrequency, TermStatistics } from "../../domain/aiAgents/knowledge/Bm25.js"
 import type { Chunk } from "../../domain/aiAgents/knowledge/Chunking.js"
 import { transaction } from "../Transaction.js"
 
@@ -31,16 +37,39 @@ export interface ClaimedDocument {
   readonly generation: number
 }
 
-/** A chunk as a ranking found it. */
-export interface RankedChunk {
+/** A lexeme of the query in one language of the searchable documents, with the index's statistics. */
+export interface PlannedTerm extends TermStatistics {
+  readonly language: string
+  /** The agent's chunks, and their lengths summed (`IndexStatistics`). */
+  readonly chunks: number
+  readonly tokens: number
+}
+
+/** A chunk that holds a probed lexeme: its length and the frequencies of the query's lexemes it holds. */
+export interface CandidateChunk {
   readonly documentId: AiAgentKnowledgeId
   readonly ordinal: number
+  readonly length: number
+  readonly terms: ReadonlyArray<TermFrequency>
+}
+
+/** A chunk to rank, by its key. */
+export interface ChunkKey {
+  readonly documentId: AiAgentKnowledgeId
+  readonly ordinal: number
+}
+
+/** A chunk a search may answer, with its trigram similarities to the query. */
+export interface Passage extends ChunkKey {
   readonly title: string
   readonly heading: string
   readonly startOffset: number
   readonly endOffset: number
   readonly text: string
-  readonly rank: number
+  /** `word_similarity` of the query to the chunk's text. */
+  readonly wordSimilarity: number
+  /** The best trigram similarity of the query to a sentence (or line) of the chunk, its heading path one of them. */
+  readonly sentenceSimilarity: number
 }
 
 /** Which chunks a search may return: the agent's, and only these documents when given. */
@@ -56,6 +85,12 @@ const BATCH = 500
 
 const claimed = `id, agent_id, kind, content, url, language::text AS language, generation`
 
+/** Where a chunk's text breaks into sentences for `sentenceSimilarity`: line breaks, and spaces after `.`, `!` or `?`. */
+const SENTENCE_BREAK = "\\n+|(?<=[.!?])\\s+"
+
+/** A lexeme as a tsquery operand: quoted, so that it is taken as it is (no parsing, no stemming). */
+const operand = (lexeme: string) => `'${lexeme.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`
+
 export class KnowledgeIndexRepo extends Effect.Service<KnowledgeIndexRepo>()(
   "parley/persistence/KnowledgeIndexRepo",
   {
@@ -65,9 +100,10 @@ export class KnowledgeIndexRepo extends Effect.Service<KnowledgeIndexRepo>()(
       const returning = sql.literal(claimed)
       const lease = sql.literal(`now() + interval '${LEASE_SECONDS} seconds'`)
 
+      /** The searchable documents of a scope: enabled, `ready`, the agent's, and only those listed when a list is given. */
       const searchable = (scope: SearchScope) =>
-        sql`SELECT id, title FROM ai_agent_knowledge WHERE agent_id = ${scope.agentId} AND enabled
-          AND status = 'ready' ${scope.documentIds === null ? sql`` : sql`AND id IN ${sql.in(scope.documentIds)}`}`
+        sql`agent_id = ${scope.agentId} AND enabled AND status = 'ready'
+          ${scope.documentIds === null ? sql`` : sql`AND id IN ${sql.in(scope.documentIds)}`}`
 
       return {
         /** Claim this document if it waits (or its indexer's lease ran out). */
@@ -131,50 +167,87 @@ export class KnowledgeIndexRepo extends Effect.Service<KnowledgeIndexRepo>()(
               WHERE id = ${document.id} AND generation = ${document.generation} RETURNING id`
             if (current.length > 0) yield* sql`DELETE FROM ai_agent_knowledge_chunks WHERE document_id = ${document.id}`
           }).pipe(transactional, Effect.withSpan("KnowledgeIndexRepo.fail")),
-        /** The language configurations of the searchable documents. */
-        languages: (scope: SearchScope) =>
-          sql<{ language: string }>`SELECT DISTINCT language::text AS language FROM ai_agent_knowledge
-            WHERE id IN (SELECT id FROM (${searchable(scope)}) d)`.pipe(
-            Effect.map((rows) => rows.map((row) => row.language)),
-            Effect.orDie,
-            Effect.withSpan("KnowledgeIndexRepo.languages")
-          ),
         /**
-         * The best `limit` chunks by full-text rank (an OR of the query's lexemes in `language`), each
-         * with its trigram word similarity to the query as `similarity`: computing it over the
-         * full-text candidates only keeps its cost bounded (over every chunk it is a scan that reads
-         * each chunk's trigrams, about 0.3 ms per 800 characters).
+         * The query's lexemes in each language configuration of the searchable documents (none for a
+         * query of stop words only), each with how many of the agent's chunks hold it (0: none), and
+         * the agent's chunk count and total length.
          */
-        fullText: (scope: SearchScope, language: string, query: string, limit: number) =>
-          sql<RankedChunk & { readonly similarity: number }>`WITH q AS MATERIALIZED (
-              SELECT coalesce(string_agg(quote_literal(lexeme), ' | '), '')::tsquery AS q
-              FROM unnest(tsvector_to_array(to_tsvector(${language}::regconfig, ${query.replace(/\\/g, " ")})))
-                AS lexeme),
-            ranked AS (
-              SELECT c.document_id, c.ordinal, c.heading, c.start_offset, c.end_offset, c.text,
-                ts_rank_cd(c.tsv, (SELECT q FROM q)) AS rank
-              FROM ai_agent_knowledge_chunks c
-              WHERE c.agent_id = ${scope.agentId} AND c.language = ${language}::regconfig
-                AND c.tsv @@ (SELECT q FROM q) AND c.document_id IN (SELECT id FROM (${searchable(scope)}) d)
-              ORDER BY rank DESC, c.document_id, c.ordinal LIMIT ${limit})
-            SELECT ranked.*, d.title, word_similarity(${query}, ranked.text) AS similarity
-            FROM ranked JOIN ai_agent_knowledge d ON d.id = ranked.document_id
-            ORDER BY ranked.rank DESC, ranked.document_id, ranked.ordinal`.pipe(
+        plan: (scope: SearchScope, query: string) =>
+          sql<PlannedTerm>`WITH languages AS (SELECT DISTINCT language FROM ai_agent_knowledge WHERE ${searchable(scope)})
+            SELECT l.language::text AS language, q.lexeme, coalesce(t.chunks, 0) AS document_frequency,
+              coalesce(s.chunks, 0) AS chunks, coalesce(s.tokens, 0)::float8 AS tokens
+            FROM languages l
+            CROSS JOIN LATERAL (SELECT lexeme FROM unnest(to_tsvector(l.language, ${query}))) q
+            LEFT JOIN ai_agent_knowledge_terms t
+              ON t.agent_id = ${scope.agentId} AND t.language = l.language AND t.lexeme = q.lexeme
+            LEFT JOIN ai_agent_knowledge_stats s ON s.agent_id = ${scope.agentId}
+            ORDER BY language, document_frequency, lexeme`.pipe(
             Effect.orDie,
-            Effect.withSpan("KnowledgeIndexRepo.fullText")
+            Effect.withSpan("KnowledgeIndexRepo.plan")
           ),
         /**
-         * The best `limit` chunks by trigram word similarity among those the trigram index admits
-         * (word similarity at least `pg_trgm.word_similarity_threshold`, 0.6): the search's fallback
-         * when no lexeme of the query matched (a misspelt word).
+         * The searchable chunks in `language` that hold one of the `probe` lexemes (at most `cap`,
+         * in no particular order), each with its length (`ai_agent_knowledge_chunk_length`, here
+         * summed in the same pass) and the frequencies of the `lexemes` it holds, in its text and in
+         * its heading path (weight B).
+         */
+        candidates: (
+          scope: SearchScope,
+          language: string,
+          lexemes: ReadonlyArray<string>,
+          probe: ReadonlyArray<string>,
+          cap: number
+        ) =>
+          sql<
+            { documentId: AiAgentKnowledgeId; ordinal: number; length: number; terms: Array<[string, number, number]> }
+          >`SELECT c.document_id, c.ordinal, f.length, f.terms
+            FROM ai_agent_knowledge_chunks c
+            CROSS JOIN LATERAL (
+              SELECT coalesce(sum(cardinality(u.positions)), 0)::integer AS length,
+                coalesce(json_agg(json_build_array(u.lexeme, cardinality(u.positions),
+                  cardinality(array_positions(u.weights, 'B'))))
+                  FILTER (WHERE u.lexeme IN ${sql.in(lexemes)}), '[]') AS terms
+              FROM unnest(c.tsv) u) f
+            WHERE c.agent_id = ${scope.agentId} AND c.language = ${language}::regconfig
+              AND c.tsv @@ ${probe.map(operand).join(" | ")}::tsquery
+              AND c.document_id IN (SELECT id FROM ai_agent_knowledge WHERE ${searchable(scope)})
+            LIMIT ${cap}`.pipe(
+            Effect.map((rows): Array<CandidateChunk> =>
+              rows.map((row) => ({
+                documentId: row.documentId,
+                ordinal: row.ordinal,
+                length: row.length,
+                terms: row.terms.map(([lexeme, all, heading]) => ({ lexeme, body: all - heading, heading }))
+              }))
+            ),
+            Effect.orDie,
+            Effect.withSpan("KnowledgeIndexRepo.candidates", { attributes: { language, probe: probe.length } })
+          ),
+        /** These chunks (those that still exist), with their documents' titles and their trigram similarities to the query. */
+        passages: (keys: ReadonlyArray<ChunkKey>, query: string) =>
+          sql<Passage>`SELECT c.document_id, c.ordinal, d.title, c.heading, c.start_offset, c.end_offset, c.text,
+              word_similarity(${query}, c.text) AS word_similarity,
+              (SELECT coalesce(max(similarity(${query}, sentence)), 0)
+                FROM regexp_split_to_table(c.heading || chr(10) || c.text, ${SENTENCE_BREAK}) AS sentence
+                WHERE sentence <> '') AS sentence_similarity
+            FROM jsonb_to_recordset(${
+              JSON.stringify(keys.map((key) => ({ document_id: key.documentId, ordinal: key.ordinal })))
+            }::jsonb) AS k(document_id uuid, ordinal integer)
+            JOIN ai_agent_knowledge_chunks c ON c.document_id = k.document_id AND c.ordinal = k.ordinal
+            JOIN ai_agent_knowledge d ON d.id = c.document_id`.pipe(
+            Effect.orDie,
+            Effect.withSpan("KnowledgeIndexRepo.passages", { attributes: { chunks: keys.length } })
+          ),
+        /**
+         * The best `limit` searchable chunks by trigram word similarity among those the trigram index
+         * admits (word similarity at least `pg_trgm.word_similarity_threshold`, 0.6): the search's
+         * fallback when the index holds no lexeme of the query (a misspelt word).
          */
         trigram: (scope: SearchScope, query: string, limit: number) =>
-          sql<RankedChunk>`WITH docs AS (${searchable(scope)})
-            SELECT c.document_id, c.ordinal, d.title, c.heading, c.start_offset, c.end_offset, c.text,
-              word_similarity(${query}, c.text) AS rank
-            FROM ai_agent_knowledge_chunks c JOIN docs d ON d.id = c.document_id
+          sql<ChunkKey>`SELECT c.document_id, c.ordinal FROM ai_agent_knowledge_chunks c
             WHERE c.agent_id = ${scope.agentId} AND ${query} <% c.text
-            ORDER BY rank DESC, c.document_id, c.ordinal LIMIT ${limit}`.pipe(
+              AND c.document_id IN (SELECT id FROM ai_agent_knowledge WHERE ${searchable(scope)})
+            ORDER BY word_similarity(${query}, c.text) DESC, c.document_id, c.ordinal LIMIT ${limit}`.pipe(
             Effect.orDie,
             Effect.withSpan("KnowledgeIndexRepo.trigram")
           ),

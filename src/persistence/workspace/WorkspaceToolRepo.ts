@@ -80,6 +80,16 @@ export class WorkspaceToolRepo extends Effect.Service<WorkspaceToolRepo>()("parl
           Effect.orDie,
           Effect.withSpan("WorkspaceToolRepo.find")
         ),
+      /** The workspace's tools among these ids (a missing id is simply absent). */
+      findMany: (workspaceId: WorkspaceId, ids: ReadonlyArray<WorkspaceToolId>) =>
+        (ids.length === 0
+          ? Effect.succeed<ReadonlyArray<typeof ToolRow.Type>>([])
+          : sql`SELECT ${select} FROM workspace_tools WHERE workspace_id = ${workspaceId} AND ${sql.in("id", ids)}`
+            .pipe(Effect.flatMap(rows))).pipe(
+            Effect.map((found) => found.map(toTool)),
+            Effect.orDie,
+            Effect.withSpan("WorkspaceToolRepo.findMany")
+          ),
       lock: (workspaceId: WorkspaceId, id: WorkspaceToolId) =>
         sql`SELECT ${select} FROM workspace_tools WHERE workspace_id = ${workspaceId} AND id = ${id} FOR UPDATE`.pipe(
           Effect.flatMap(rows),

@@ -37,13 +37,13 @@ import { storable } from "../../domain/aiAgents/StorableJson.js"
 import type { BuiltinToolConfig } from "../../domain/aiAgents/ToolConfig.js"
 import { excerpt } from "../../domain/Excerpt.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
-import type { JsonValue } from "../../domain/Json.js"
+import { jsonOrText, type JsonValue } from "../../domain/Json.js"
 import type { HttpToolDefinition } from "../../domain/workspace/HttpToolDefinition.js"
 import { WorkspaceToolRepo } from "../../persistence/workspace/WorkspaceToolRepo.js"
 import { fromAiError } from "../../providers/llm/LlmCallFailure.js"
 import { LlmClients, type LlmTarget } from "../../providers/llm/LlmClients.js"
 import { addPart, emptyAnswer, fromResponse, type ModelAnswer } from "../../providers/llm/ModelAnswer.js"
-import { LlmInForce, type LlmInForceEntry } from "../settings/LlmInForce.js"
+import { LlmInForce } from "../settings/LlmInForce.js"
 import { ToolCalls } from "../workspace/ToolCalls.js"
 import { UsageMeter } from "../workspace/UsageMeter.js"
 import { AgentMemory } from "./AgentMemory.js"
@@ -158,13 +158,10 @@ const finishOf = (reason: string): ModelFinish =>
     ? reason
     : "other"
 
-/** A tool's answer as the model reads it: its JSON, or its text when it is not JSON. */
+/** A tool's answer as the model reads it: its JSON, or its text (cut to 16,000 characters) when it is not JSON. */
 const resultOf = (body: string): JsonValue => {
-  try {
-    return JSON.parse(body) as JsonValue
-  } catch {
-    return excerpt(body, 16_000)
-  }
+  const value = jsonOrText(body)
+  return typeof value === "string" ? excerpt(value, 16_000) : value
 }
 
 /** The prompt messages of the turn's steps. */
@@ -210,50 +207,11 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
     const upstream = (provider: string, message: string) => new AgentTurnUpstreamFailed({ provider, message })
 
     /** The model connection an agent uses: the workspace's in force, or its explicit choice through it. */
-    const targets = Effect.fn("AgentRuntime.targets")(function*(workspaceId: WorkspaceId, snapshot: AiAgentSnapshot) {
-      const { fallback, primary } = yield* inForce.resolve(workspaceId)
-      const settings = snapshot.modelSettings
-      const tuned = (entry: LlmInForceEntry, model?: string): LlmInForceEntry => ({
-        ...entry,
-        connection: {
-          ...entry.connection,
-          model: model ?? entry.connection.model,
-          temperature: settings.temperature ?? entry.connection.temperature,
-          maxOutputTokens: settings.maxOutputTokens ?? entry.connection.maxOutputTokens
-        }
-      })
-      const use = { workspaceId, actor: { kind: "system" as const } }
-      const target = (entry: LlmInForceEntry) =>
-        Effect.mapError(
-          inForce.target(entry, use),
-          (missing) => upstream(entry.connection.provider, missing.message)
-        )
-      const choice = settings.model
-      if (choice.source === "explicit") {
-        const entry = [primary, fallback].find((candidate) => candidate?.connection.provider === choice.provider)
-        if (entry === undefined || entry === null) {
-          return yield* upstream(
-            choice.provider,
-            `The agent uses ${choice.provider} (${choice.model}), but the workspace has no ${choice.provider} connection`
-          )
-        }
-        const chosen = tuned(entry, choice.model)
-        return {
-          primary: yield* target(chosen),
-          fallback: null,
-          resolved: { provider: choice.provider, model: choice.model, source: "agent" as const }
-        }
-      }
-      return {
-        primary: yield* target(tuned(primary)),
-        fallback: fallback === null ? null : yield* target(tuned(fallback)),
-        resolved: {
-          provider: primary.connection.provider,
-          model: primary.connection.model,
-          source: "workspace-default" as const
-        }
-      }
-    })
+    const targets = (workspaceId: WorkspaceId, snapshot: AiAgentSnapshot) =>
+      Effect.mapError(
+        inForce.targets(workspaceId, snapshot.modelSettings, { kind: "system" }),
+        (unavailable) => upstream(unavailable.provider, unavailable.message)
+      )
 
     /** A snapshot made callable: its model and its enabled tools. */
     const prepare = Effect.fn("AgentRuntime.prepare")(

@@ -1,11 +1,13 @@
 /**
  * Running AI-agent turns for the routes: the playground (the draft) and
- * public turns (the live version). A playground transcript runs the loop
- * statelessly in this process and stores nothing; a conversation turn (the
- * playground's conversational form, every public turn) is sent to the
- * conversation's `AgentConversation` entity, which runs it exactly once
- * however often it is sent. A request without an Idempotency-Key gets one
- * made here (it then cannot be repeated safely, as for the Assistants).
+ * public turns (the live version); and for Parley's own callers, a turn of
+ * the live version with no public token (a workflow's `ai-agent` node). A
+ * playground transcript runs the loop statelessly in this process and stores
+ * nothing; a conversation turn (the playground's conversational form, every
+ * public and server-side turn) is sent to the conversation's
+ * `AgentConversation` entity, which runs it exactly once however often it is
+ * sent. A request without an Idempotency-Key gets one made here (it then
+ * cannot be repeated safely, as for the Assistants).
  *
  * The cluster's transient answers (a repeat of a turn still running, a reply
  * interrupted by a shard moving) make it send the same message again, as
@@ -13,10 +15,11 @@
  * "retry with the same key" (the turn goes on regardless).
  */
 import type { ClusterError } from "@effect/cluster"
-import { Cause, Data, Effect, Fiber, Option, Schedule } from "effect"
+import { Cause, Data, Effect, Fiber, Option, ParseResult, Schedule, Schema } from "effect"
 import * as Crypto from "node:crypto"
 import { v5 as uuidv5, v7 as uuidv7 } from "uuid"
 import { AgentConversation, type AgentTurnPayload } from "../../actors/AgentConversation.js"
+import { TurnVariables, UserMessageText } from "../../domain/aiAgents/AgentTurn.js"
 import type {
   AgentTurnFailed,
   AgentTurnOutcome,
@@ -27,10 +30,12 @@ import { type AiAgentConversationClosed, AiAgentConversationNotFound } from "../
 import { visibleOutcomes } from "../../domain/aiAgents/guardrails/VisibleOutcomes.js"
 import { AiAgentConversationId, AiAgentVersionNumber } from "../../domain/aiAgents/Ids.js"
 import { type PlaygroundRequest, PlaygroundResult } from "../../domain/aiAgents/Playground.js"
-import { type PublicTurnRequest, PublicTurnResult } from "../../domain/aiAgents/PublicTurn.js"
+import { AiAgentNotPublished } from "../../domain/aiAgents/PublicToken.js"
+import { type PublicTurnOutcome, type PublicTurnRequest, PublicTurnResult } from "../../domain/aiAgents/PublicTurn.js"
 import { canonicalJson } from "../../domain/CanonicalJson.js"
 import { NotReady, UpstreamFailed, ValidationFailed } from "../../domain/HttpErrors.js"
 import type { IdempotencyKeyReused } from "../../domain/Idempotency.js"
+import type { AuditActor } from "../../domain/identity/Actor.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
 import { actorOf, type Principal } from "../../domain/identity/Principal.js"
 import type { JsonValue } from "../../domain/Json.js"
@@ -101,6 +106,42 @@ export const playgroundBodyHash = (body: {
   readonly variables: Readonly<Record<string, string>>
   readonly endUserId: string | null
 }) => bodyHashOf(body)
+
+/** How a turn ended for whoever sent it: handed to a human, stopped by a guardrail, or answered. */
+export const turnOutcomeOf = (outcome: AgentTurnOutcome): typeof PublicTurnOutcome.Type =>
+  outcome.handoff !== null ? "handed-off" : outcome.loopFinish === "guardrail" ? "blocked" : "answered"
+
+/**
+ * A turn of an agent's live version that Parley itself sends (a workflow's
+ * `ai-agent` node): no public token, no rate limit, no end user.
+ */
+export interface LiveTurn {
+  readonly workspaceId: WorkspaceId
+  readonly slug: string
+  /** Where the conversation comes from; with the key, it names the caller's one conversation with the agent. */
+  readonly channel: "workflow"
+  /** The same key continues the same conversation (started by its first turn). */
+  readonly conversationKey: string
+  readonly message: string
+  /** Values for the `{{name}}` placeholders of the agent's instructions. */
+  readonly variables: Readonly<Record<string, string>>
+  /**
+   * The turn's identity in its conversation: a repeat of the key answers the
+   * turn stored under it, whatever its message (the body hash covers the key
+   * alone), so a caller replaying its own step gets the turn it already had.
+   */
+  readonly idempotencyKey: string
+  /** Who the conversation is started on behalf of (recorded as its `startedBy`). */
+  readonly actor: AuditActor
+}
+
+const decodeMessage = Schema.decodeUnknown(UserMessageText)
+const decodeVariables = Schema.decodeUnknown(TurnVariables)
+const invalid = (field: string, what: string) => (error: ParseResult.ParseError) =>
+  new ValidationFailed({
+    message: `${what}: ${ParseResult.TreeFormatter.formatErrorSync(error).slice(0, 500)}`,
+    fields: [field]
+  })
 
 /** A conversation turn ready to send to its entity, and how its outcome is answered. */
 export interface PreparedTurn<A> {
@@ -397,11 +438,7 @@ export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/ai
         PublicTurnResult.make({
           conversationId: outcome.conversationId,
           message: outcome.message,
-          outcome: outcome.handoff !== null
-            ? "handed-off"
-            : outcome.loopFinish === "guardrail"
-            ? "blocked"
-            : "answered",
+          outcome: turnOutcomeOf(outcome),
           handoff: outcome.handoff !== null,
           guardrails: visibleOutcomes(outcome.guardrailEvents),
           version: outcome.version ?? AiAgentVersionNumber.make(agent.version),
@@ -417,7 +454,58 @@ export class AgentTurns extends Effect.Service<AgentTurns>()("parley/services/ai
       idempotencyKey?: string
     ) => Effect.flatMap(preparePublic(agent, request, idempotencyKey), run)
 
-    return { playground, publicTurn, preparePlayground, preparePublic, send } as const
+    /**
+     * A turn of the agent's live version for a caller inside Parley (see
+     * `LiveTurn`): the agent must exist and be published; the conversation,
+     * named by the channel and key (a UUIDv5, as `startedId`), is started by
+     * the first turn on the live version of that moment, and every turn runs
+     * the version live when it is sent.
+     */
+    const liveTurn = Effect.fn("AgentTurns.liveTurn")(function*(turn: LiveTurn) {
+      yield* refuseUnstorable({ message: turn.message, variables: turn.variables })
+      const message = yield* Effect.mapError(
+        decodeMessage(turn.message),
+        invalid("message", "The message must be 1 to 8000 characters")
+      )
+      const variables = yield* Effect.mapError(
+        decodeVariables(turn.variables),
+        invalid("variables", "The agent's variables are invalid")
+      )
+      const agent = yield* agentOf(turn.workspaceId, turn.slug)
+      if (agent.liveVersion === null) {
+        return yield* new AiAgentNotPublished({
+          slug: agent.slug,
+          message: `The AI agent ${agent.slug} has no live version: publish it first`
+        })
+      }
+      const conversationId = startedId(turn.channel, turn.workspaceId, agent.id, turn.conversationKey)
+      yield* conversations.create({
+        id: conversationId,
+        workspaceId: turn.workspaceId,
+        agentId: agent.id,
+        channel: turn.channel,
+        version: agent.liveVersion,
+        endUserId: null,
+        metadata: {},
+        startedBy: turn.actor as unknown as JsonValue
+      })
+      return yield* send({
+        workspaceId: turn.workspaceId,
+        agentId: agent.id,
+        conversationId,
+        source: { kind: "version", number: agent.liveVersion },
+        message,
+        variables,
+        endUserId: null,
+        metadata: {},
+        idempotencyKey: turn.idempotencyKey,
+        bodyHash: bodyHashOf({ conversationId, idempotencyKey: turn.idempotencyKey }),
+        traceId: yield* currentTraceId,
+        stream: false
+      })
+    })
+
+    return { playground, publicTurn, preparePlayground, preparePublic, liveTurn, send } as const
   }),
   dependencies: [AgentConversationRepo.Default]
 }) {}

@@ -1,22 +1,30 @@
 /**
- * Hybrid retrieval over an agent's knowledge (DESIGN.md §7): the full-text
- * ranking (per language configuration of the documents searched) and the
- * trigram ranking of the same candidates, fused by reciprocal rank fusion
- * (`Rrf.fuse`, k = 60); when no word of the query matches, the trigram
- * index alone finds candidates (a misspelt query).
- * Only enabled documents that are `ready` are searched, and for a published
- * version only those its snapshot lists. A short hit is widened by its
- * neighbouring chunks. No vector ranking: no embeddings provider is in force.
- * The `knowledge_search` tool and the retrieval benchmark both search here.
+ * Lexical hybrid retrieval over an agent's knowledge (DESIGN.md §7), with no
+ * embeddings provider: BM25 (`Bm25.ts`) over the chunks of each language
+ * configuration of the documents searched, its candidates found by the
+ * query's rarest terms first (`planQuery`) rather than by every chunk that
+ * shares a word; then BM25's best `candidates` chunks fused with their
+ * trigram similarities to the query (`LexicalRanking.fuseLexical`). When the
+ * index holds no word of the query, the trigram index alone finds candidates
+ * (a misspelt query). Only enabled documents that are `ready` are searched,
+ * and for a published version only those its snapshot lists. A short hit is
+ * widened by its neighbouring chunks. The `knowledge_search` tool and the
+ * retrieval benchmark both search here.
  */
 import { Effect, Either } from "effect"
 import type { AiAgentId, AiAgentKnowledgeId } from "../../domain/aiAgents/Ids.js"
+import { isExact, planQuery, scoreChunk } from "../../domain/aiAgents/knowledge/Bm25.js"
 import type { KnowledgeCitation } from "../../domain/aiAgents/knowledge/KnowledgeCitation.js"
-import { fuse } from "../../domain/aiAgents/knowledge/Rrf.js"
+import { fuseLexical, LEXICAL_DEFAULTS, type LexicalRanking } from "../../domain/aiAgents/knowledge/LexicalRanking.js"
 import type { KnowledgeSearchSettings } from "../../domain/aiAgents/ToolConfig.js"
 import type { JsonValue } from "../../domain/Json.js"
 import { storable } from "../../domain/StorableText.js"
-import { KnowledgeIndexRepo, type RankedChunk } from "../../persistence/aiAgents/KnowledgeIndexRepo.js"
+import {
+  type ChunkKey,
+  KnowledgeIndexRepo,
+  type PlannedTerm,
+  type SearchScope
+} from "../../persistence/aiAgents/KnowledgeIndexRepo.js"
 
 /** What to search and how much to return. */
 export interface KnowledgeQuery {
@@ -27,13 +35,22 @@ export interface KnowledgeQuery {
   readonly limit: number
   /** Passages whose fused score (0 to 1) is below this are left out. */
   readonly minScore?: number
-  /** How many chunks each ranking contributes to the fusion (at least `limit`; 50 unless told). */
+  /** How many of BM25's best chunks the trigram similarities re-rank (at least `limit`; 50 unless told). */
   readonly candidates?: number
   /** Widen a hit shorter than this many characters by its neighbours (200 unless told; 0: never). */
   readonly widenBelow?: number
+  /** Other ranking parameters than `LEXICAL_DEFAULTS` (the benchmark's tuning on its held-out split). */
+  readonly ranking?: Partial<LexicalRanking>
 }
 
-const keyOf = (chunk: RankedChunk) => `${chunk.documentId}:${chunk.ordinal}`
+const keyOf = (chunk: ChunkKey) => `${chunk.documentId}:${chunk.ordinal}`
+
+/** The planned terms of each language, in the order the plan query answered them. */
+const byLanguage = (terms: ReadonlyArray<PlannedTerm>) => {
+  const groups = new Map<string, Array<PlannedTerm>>()
+  for (const term of terms) groups.set(term.language, [...(groups.get(term.language) ?? []), term])
+  return groups
+}
 
 export class KnowledgeSearch extends Effect.Service<KnowledgeSearch>()("parley/services/aiAgents/KnowledgeSearch", {
   effect: Effect.gen(function*() {
@@ -55,29 +72,68 @@ export class KnowledgeSearch extends Effect.Service<KnowledgeSearch>()("parley/s
         return { ...hit, start, end, text }
       })
 
+    /**
+     * BM25's best `wanted` chunks over every language of the scope, best first (ties by key), and
+     * whether they are exactly an exhaustive BM25's (no probe left out a chunk that could be among them).
+     */
+    const bm25 = (scope: SearchScope, query: string, wanted: number, ranking: LexicalRanking) =>
+      Effect.gen(function*() {
+        const scored: Array<ChunkKey & { readonly bm25: number }> = []
+        let exact = true
+        for (const terms of byLanguage(yield* index.plan(scope, query)).values()) {
+          const plan = planQuery(terms, terms[0]!, ranking.probeBudget, ranking)
+          if (plan.terms.length === 0) continue
+          const rows = yield* index.candidates(
+            scope,
+            terms[0]!.language,
+            plan.terms.map((term) => term.lexeme),
+            plan.probe,
+            ranking.candidateCap
+          )
+          const scores = rows.map((row) => ({
+            documentId: row.documentId,
+            ordinal: row.ordinal,
+            bm25: scoreChunk(plan, row.terms, row.length, ranking)
+          }))
+          scores.sort((a, b) => b.bm25 - a.bm25)
+          exact &&= rows.length < ranking.candidateCap && isExact(plan, scores.map((chunk) => chunk.bm25), wanted)
+          scored.push(...scores)
+        }
+        scored.sort((a, b) =>
+          b.bm25 - a.bm25 || (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : a.ordinal - b.ordinal)
+        )
+        return { best: scored.slice(0, wanted), candidates: scored.length, exact }
+      })
+
     const search = Effect.fn("KnowledgeSearch.search")(function*(request: KnowledgeQuery) {
       // A model may pass on what the user typed: a NUL or a lone surrogate would fail the query itself.
       const query = storable(request.query).trim()
       if (query === "" || request.documentIds?.length === 0) return [] as Array<KnowledgeCitation>
       const scope = { agentId: request.agentId, documentIds: request.documentIds }
-      const candidates = Math.max(request.limit, request.candidates ?? 50)
-      const languages = yield* index.languages(scope)
-      if (languages.length === 0) return []
-      const matched = (yield* Effect.forEach(languages, (language) =>
-        index.fullText(scope, language, query, candidates)))
-        .flat()
-      const fullText = [...matched].sort((a, b) => b.rank - a.rank).slice(0, candidates)
-      // Trigram similarity ranks the full-text candidates; with none (every word misspelt), the trigram index finds some.
-      const trigram = fullText.length > 0
-        ? [...fullText].sort((a, b) => b.similarity - a.similarity).filter((chunk) => chunk.similarity > 0)
-        : yield* index.trigram(scope, query, candidates)
-      const chunks = new Map<string, RankedChunk>([...fullText, ...trigram].map((chunk) => [keyOf(chunk), chunk]))
-      const hits = fuse([fullText.map(keyOf), trigram.map(keyOf)])
-        .filter((hit) => hit.normalized >= (request.minScore ?? 0))
+      const ranking = { ...LEXICAL_DEFAULTS, ...request.ranking }
+      const wanted = Math.max(request.limit, request.candidates ?? 50)
+      const lexical = yield* bm25(scope, query, wanted, ranking)
+      yield* Effect.annotateCurrentSpan({ candidates: lexical.candidates, exact: lexical.exact })
+      const keys = lexical.best.length > 0 ? lexical.best : yield* index.trigram(scope, query, wanted)
+      if (keys.length === 0) return []
+      const passages = new Map((yield* index.passages(keys, query)).map((passage) => [keyOf(passage), passage]))
+      const scores = new Map(lexical.best.map((chunk) => [keyOf(chunk), chunk.bm25]))
+      const hits = fuseLexical(
+        keys.flatMap((key) => {
+          const passage = passages.get(keyOf(key))
+          return passage === undefined ? [] : [{
+            key: passage,
+            bm25: scores.get(keyOf(key)) ?? 0,
+            sentenceSimilarity: passage.sentenceSimilarity,
+            wordSimilarity: passage.wordSimilarity
+          }]
+        }),
+        ranking
+      )
+        .filter((hit) => hit.score >= (request.minScore ?? 0))
         .slice(0, request.limit)
       const widenBelow = request.widenBelow ?? 200
-      return yield* Effect.forEach(hits, (hit) => {
-        const chunk = chunks.get(hit.key)!
+      return yield* Effect.forEach(hits, ({ key: chunk, score }) => {
         const citation: KnowledgeCitation = {
           documentId: chunk.documentId,
           title: chunk.title,
@@ -85,7 +141,7 @@ export class KnowledgeSearch extends Effect.Service<KnowledgeSearch>()("parley/s
           start: chunk.startOffset,
           end: chunk.endOffset,
           text: chunk.text,
-          score: Math.round(hit.normalized * 10_000) / 10_000
+          score: Math.round(score * 10_000) / 10_000
         }
         return chunk.text.length < widenBelow ? widened(citation, chunk.ordinal) : Effect.succeed(citation)
       })

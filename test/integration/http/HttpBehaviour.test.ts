@@ -113,13 +113,13 @@ layer(testServer({ PARLEY_MAX_BODY_BYTES: "65536" }), { excludeTestServices: tru
       const signup = yield* exchange(postRaw("/v1/auth/signup", JSON.stringify(validSignup)))
       expect(signup.status).toBe(201)
       const res = yield* exchange(
-        HttpClientRequest.get("/v1/workflows").pipe(HttpClientRequest.bearerToken(signup.json.accessToken))
+        HttpClientRequest.get("/v1/channels").pipe(HttpClientRequest.bearerToken(signup.json.accessToken))
       )
       expect(res.status).toBe(501)
       expect(res.json).toEqual({
         _tag: "NotImplemented",
-        route: "GET /v1/workflows",
-        message: "GET /v1/workflows is not implemented yet"
+        route: "GET /v1/channels",
+        message: "GET /v1/channels is not implemented yet"
       })
       expectTraced(res)
     }))

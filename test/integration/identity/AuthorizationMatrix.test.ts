@@ -12,6 +12,7 @@ import { capabilities, type Capability, holds, type Role } from "../../../src/do
 import { Api } from "../../../src/http/Api.js"
 import { notBuiltGroups } from "../../../src/http/ApiLive.js"
 import { Authentication } from "../../../src/http/middleware/Authentication.js"
+import { notBuiltRoutes } from "../../../src/http/NotImplementedHttp.js"
 import { RequiredAccess } from "../../../src/http/RequiredAccess.js"
 import { as, freshEmail, logIn, PASSWORD, post, signUp, type TestAccount } from "../../support/Accounts.js"
 import { exchange } from "../../support/Http.js"
@@ -286,6 +287,25 @@ const builtProbes: Record<
   "aiAgentDrafts.get": { status: 404, tag: "AiAgentDraftNotFound" },
   "aiAgentDrafts.update": { body: () => ({ name: "Renamed" }), status: 404, tag: "AiAgentDraftNotFound" },
   "aiAgentDrafts.delete": { status: 404, tag: "AiAgentDraftNotFound" },
+  "workflows.list": { status: 200 },
+  "workflows.create": { body: () => ({ name: "Matrix workflow" }), status: 201 },
+  "workflows.get": { status: 404, tag: "WorkflowNotFound" },
+  "workflows.update": { body: () => ({ name: "Renamed" }), status: 404, tag: "WorkflowNotFound" },
+  "workflows.delete": { status: 404, tag: "WorkflowNotFound" },
+  "workflows.replaceGraph": { body: () => ({ nodes: [], edges: [] }), status: 404, tag: "WorkflowNotFound" },
+  "workflows.validatePublish": { status: 404, tag: "WorkflowNotFound" },
+  "workflows.publish": { body: () => ({}), status: 404, tag: "WorkflowNotFound" },
+  "workflows.listVersions": { status: 404, tag: "WorkflowNotFound" },
+  "workflows.restoreVersion": { status: 404, tag: "WorkflowNotFound" },
+  "chains.list": { status: 200 },
+  "chains.create": {
+    body: () => ({ slug: `matrix-chain-${process.pid}-${++matrixAgents}`, name: "Matrix chain" }),
+    status: 201
+  },
+  "chains.get": { status: 404, tag: "ChainNotFound" },
+  "chains.update": { body: () => ({ name: "Renamed" }), status: 404, tag: "ChainNotFound" },
+  "chains.delete": { status: 404, tag: "ChainNotFound" },
+  "chains.rotateIngressSecret": { status: 404, tag: "ChainNotFound" },
   "usage.usage": { query: "?period=week", status: 200 },
   "usage.billingStatus": { status: 200 },
   "support.reportError": { body: () => ({ message: "The matrix met an error" }), status: 202 },
@@ -295,8 +315,7 @@ const builtProbes: Record<
 }
 const runsLast = new Set(["auth.logout", "auth.revokeSessions"])
 
-/** Routes of built groups that still answer 501 (none at the moment). */
-const notBuiltRoutes = new Set<string>([])
+const notBuilt = new Set(notBuiltRoutes)
 
 /** What an allowed caller gets from an unbuilt route sent `{}`: a 400 if that does not decode, else the 501. */
 const unbuiltStatus = (route: Route): number => {
@@ -325,7 +344,7 @@ const expected = (route: Route, caller: Caller): { status: number; tag?: string 
       return { status: 403, tag: "EmailNotVerified" }
     }
   }
-  if ((notBuiltGroups as ReadonlyArray<string>).includes(route.group) || notBuiltRoutes.has(route.operation)) {
+  if ((notBuiltGroups as ReadonlyArray<string>).includes(route.group) || notBuilt.has(route.operation)) {
     const status = unbuiltStatus(route)
     return status === 501 ? { status, tag: "NotImplemented" } : { status }
   }

@@ -16,6 +16,9 @@
  * the expression and the document it reads, so the same conversation takes
  * the same branch. Anything that goes wrong (a syntax error, an undefined
  * function, a bound reached) is an `ExpressionFailure`, never a thrown error.
+ * The same bounds serve any document an expression reads (`evaluateOver`):
+ * the Assistants' `{ vars, input }` and a workflow's
+ * `{ input, vars, nodes, item, index }`.
  */
 import { Effect, Either } from "effect"
 import jsonata from "jsonata"
@@ -197,8 +200,8 @@ const seededRandom = (seedText: () => string): () => number => {
   }
 }
 
-const builtins = (source: string, scope: ExpressionScope, nowMillis: number) => {
-  const random = seededRandom(() => `${source}\u0000${canonicalJson(scope)}`)
+const builtins = (source: string, document: object, nowMillis: number) => {
+  const random = seededRandom(() => `${source}\u0000${canonicalJson(document)}`)
   return {
     now: (picture?: string, timezone?: string) =>
       formatMillis.evaluate(null, { t: nowMillis, p: picture, z: timezone }),
@@ -218,10 +221,14 @@ const builtins = (source: string, scope: ExpressionScope, nowMillis: number) => 
   }
 }
 
-/** Evaluates a compiled expression over the scope; a failure is a value, never an error of the effect. */
-export const evaluateExpression = (
+/**
+ * Evaluates a compiled expression over any JSON-like document (its members
+ * are the names the expression reads); a failure is a value, never an error
+ * of the effect. `$random()` is seeded by the expression and the document.
+ */
+export const evaluateOver = (
   expression: CompiledExpression,
-  scope: ExpressionScope,
+  document: { readonly [name: string]: unknown },
   context: EvaluationContext
 ): Effect.Effect<Either.Either<unknown, ExpressionFailure>> =>
   Either.match(expression.compiled, {
@@ -229,11 +236,19 @@ export const evaluateExpression = (
     onRight: (compiled) =>
       Effect.suspend(() => {
         // A document of its own, so that this evaluation finds this budget.
-        const document: ExpressionScope = { vars: scope.vars, input: scope.input }
-        budgets.set(document, context.budget)
+        const own = { ...document }
+        budgets.set(own, context.budget)
         return Effect.tryPromise({
-          try: () => compiled.evaluate(document, builtins(expression.source, document, context.nowMillis)),
+          try: () => compiled.evaluate(own, builtins(expression.source, own, context.nowMillis)),
           catch: failure
         })
       }).pipe(Effect.either)
   })
+
+/** Evaluates a compiled expression over the scope; a failure is a value, never an error of the effect. */
+export const evaluateExpression = (
+  expression: CompiledExpression,
+  scope: ExpressionScope,
+  context: EvaluationContext
+): Effect.Effect<Either.Either<unknown, ExpressionFailure>> =>
+  evaluateOver(expression, { vars: scope.vars, input: scope.input }, context)

@@ -1,0 +1,262 @@
+/**
+ * Chain runs: start (by `run`, the authenticated `ingress` or the signed
+ * public ingress), list, read with the step log, resume, cancel. A start is
+ * refused with every reason when a step cannot run (`ChainNotRunnable`); a
+ * repeated start with the same `Idempotency-Key` and body, or the same
+ * `webhook-id`, finds the first run instead of starting a second. The run
+ * row is written first (queued), then the durable execution is started; a
+ * node that dies in between leaves a queued run that the sweep (every
+ * `SWEEP_SECONDS` on every node) starts again, which the engine's execution
+ * id makes harmless when it had started after all. `/resume` on a paused run
+ * completes its wait (only one resume wins: a second is a 409); on a failed
+ * run it starts the next generation, which keeps the steps that succeeded
+ * and runs the failed one afresh.
+ */
+import { WorkflowEngine } from "@effect/workflow/WorkflowEngine"
+import { Clock, Duration, Effect, Option, Schedule, Schema } from "effect"
+import * as Crypto from "node:crypto"
+import { v7 as uuidv7 } from "uuid"
+import { ChainRunWorkflow, completeWait, executionIdOf } from "../../actors/ChainRunWorkflow.js"
+import { canonicalJson } from "../../domain/CanonicalJson.js"
+import { ValidationFailed } from "../../domain/HttpErrors.js"
+import { IdempotencyKeyReused } from "../../domain/Idempotency.js"
+import type { Actor } from "../../domain/identity/Actor.js"
+import type { JsonValue } from "../../domain/Json.js"
+import { pageOf } from "../../domain/Pagination.js"
+import type { Chain } from "../../domain/workflows/Chain.js"
+import { IngressReplayed } from "../../domain/workflows/ChainIngress.js"
+import { ChainNotRunnable, type ChainProblem } from "../../domain/workflows/ChainNotRunnable.js"
+import {
+  ChainRunFinished,
+  type ChainRunListParams,
+  ChainRunNotFound,
+  ChainRunNotPaused,
+  type ChainRunResume,
+  type ChainRunTrigger
+} from "../../domain/workflows/ChainRun.js"
+import type { ChainRunId } from "../../domain/workflows/Ids.js"
+import { ApprovalDecision } from "../../domain/workflows/WaitData.js"
+import { ChainRunRepo } from "../../persistence/workflows/ChainRunRepo.js"
+import { currentTraceId } from "../runtime/CurrentTrace.js"
+
+/** How often each node looks for runs whose start was lost, and how old a queued run must be to count. */
+export const SWEEP_SECONDS = 15
+
+/** How a run is asked for: its trigger, who, its input and event, and what makes a repeat the same start. */
+export interface RunStart {
+  readonly trigger: ChainRunTrigger
+  readonly startedBy: Actor | null
+  readonly input: JsonValue
+  readonly eventType: string | null
+  readonly idempotencyKey: string | undefined
+  readonly webhookId: string | undefined
+}
+
+const runNotFound = (runId: ChainRunId) => new ChainRunNotFound({ runId, message: `No run ${runId} of this chain` })
+
+export class ChainRuns extends Effect.Service<ChainRuns>()("parley/services/workflows/ChainRuns", {
+  scoped: Effect.gen(function*() {
+    const runs = yield* ChainRunRepo
+    const engine = yield* WorkflowEngine
+    const withEngine = Effect.provideService(WorkflowEngine, engine)
+    const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+    const launch = (runId: ChainRunId, generation: number) =>
+      Effect.asVoid(ChainRunWorkflow.execute({ runId, generation }, { discard: true })).pipe(withEngine)
+
+    /** Why the chain cannot run now: no steps, a workflow gone, a pinned version or a live one missing. */
+    const problems = Effect.fn("ChainRuns.problems")(function*(chain: Chain) {
+      if (chain.steps.length === 0) {
+        return [{ code: "no-steps", message: "the chain has no steps" }] satisfies Array<ChainProblem>
+      }
+      const found: Array<ChainProblem> = []
+      for (const step of chain.steps) {
+        const resolved = yield* runs.resolveVersion(chain.workspaceId, step.workflowId, step.version)
+        if (resolved !== undefined) continue
+        const exists = yield* runs.workflowExists(chain.workspaceId, step.workflowId)
+        found.push(
+          !exists
+            ? {
+              code: "workflow-missing",
+              message: `step ${step.id}: workflow ${step.workflowId} no longer exists`,
+              stepId: step.id,
+              workflowId: step.workflowId
+            }
+            : step.version === undefined
+            ? {
+              code: "workflow-not-published",
+              message: `step ${step.id}: workflow ${step.workflowId} has no published version yet`,
+              stepId: step.id,
+              workflowId: step.workflowId
+            }
+            : {
+              code: "version-missing",
+              message: `step ${step.id}: workflow ${step.workflowId} has no published version ${step.version}`,
+              stepId: step.id,
+              workflowId: step.workflowId
+            }
+        )
+      }
+      return found
+    })
+
+    const start = Effect.fn("ChainRuns.start")(function*(chain: Chain, request: RunStart) {
+      const found = yield* problems(chain)
+      if (found.length > 0) {
+        return yield* new ChainNotRunnable({
+          slug: chain.slug,
+          problems: found,
+          message: found.map((problem) => problem.message).join("; ")
+        })
+      }
+      const id = uuidv7() as ChainRunId
+      const bodyHash = Crypto.createHash("sha256")
+        .update(canonicalJson({ input: request.input, eventType: request.eventType }))
+        .digest("hex")
+      const inserted = yield* runs.insert({
+        id,
+        workspaceId: chain.workspaceId,
+        chainId: chain.id,
+        chainSlug: chain.slug,
+        chainRevision: chain.revision,
+        steps: chain.steps,
+        trigger: request.trigger,
+        eventType: request.eventType,
+        webhookId: request.webhookId ?? null,
+        idempotencyKey: request.idempotencyKey ?? null,
+        bodyHash,
+        input: request.input,
+        startedBy: request.startedBy,
+        traceId: yield* currentTraceId,
+        at: yield* now
+      })
+      if (inserted._tag === "Existing") {
+        if (request.webhookId !== undefined && request.idempotencyKey === undefined) {
+          return yield* new IngressReplayed({
+            webhookId: request.webhookId,
+            runId: inserted.runId,
+            message: `webhook-id ${request.webhookId} was already delivered; it started run ${inserted.runId}`
+          })
+        }
+        if (inserted.bodyHash !== bodyHash) {
+          return yield* new IdempotencyKeyReused({
+            idempotencyKey: request.idempotencyKey ?? "",
+            message: "This Idempotency-Key started a run of this chain with another body"
+          })
+        }
+        return yield* stored(chain, inserted.runId)
+      }
+      yield* launch(id, 1)
+      return yield* stored(chain, id)
+    })
+
+    const find = Effect.fn("ChainRuns.get")(function*(chain: Chain, runId: ChainRunId) {
+      return Option.getOrUndefined(yield* runs.find(chain.workspaceId, chain.id, runId)) ?? (yield* runNotFound(runId))
+    })
+
+    /** A run this service has just found or written: there (a chain deleted meanwhile takes its runs, a defect here). */
+    const stored = (chain: Chain, runId: ChainRunId) =>
+      find(chain, runId).pipe(Effect.catchTag("ChainRunNotFound", Effect.die))
+
+    const detail = Effect.fn("ChainRuns.detail")(function*(chain: Chain, runId: ChainRunId) {
+      const run = yield* find(chain, runId)
+      return { ...run, steps: yield* runs.steps(runId) }
+    })
+
+    const list = Effect.fn("ChainRuns.list")(function*(chain: Chain, params: typeof ChainRunListParams.Type) {
+      const { limit, offset } = pageOf(params)
+      const { items, total } = yield* runs.page(
+        chain.id,
+        { status: params.status, trigger: params.trigger },
+        limit,
+        offset
+      )
+      return { items, total, limit, offset }
+    })
+
+    /** The payload a wait accepts: an approval decision for an approval, any JSON for an event or an input. */
+    const checkPayload = (kind: "input" | "approval" | "event", payload: JsonValue) =>
+      kind !== "approval"
+        ? Effect.void
+        : Schema.decodeUnknown(ApprovalDecision)(payload).pipe(
+          Effect.asVoid,
+          Effect.mapError(() =>
+            new ValidationFailed({
+              message: "An approval is resumed with { \"approved\": true|false, \"comment\"?: string }",
+              fields: ["payload"]
+            })
+          )
+        )
+
+    const resume = Effect.fn("ChainRuns.resume")(function*(
+      chain: Chain,
+      runId: ChainRunId,
+      request: typeof ChainRunResume.Type,
+      idempotencyKey: string | undefined
+    ) {
+      const run = yield* find(chain, runId)
+      // The repeat of a resume that was accepted: the run as it is now, and nothing done twice.
+      if (idempotencyKey !== undefined && (yield* runs.resumeKey(runId)) === idempotencyKey) return run
+      if (run.status === "failed") {
+        const generation = yield* runs.claimFailed(runId, idempotencyKey, yield* now)
+        if (generation !== undefined) {
+          yield* launch(runId, generation)
+          return yield* find(chain, runId)
+        }
+      }
+      const notPaused = (status: typeof run.status) =>
+        new ChainRunNotPaused({
+          runId,
+          status,
+          message: `Run ${runId} is ${status}: only a paused run (or a failed one, from its failed step) can be resumed`
+        })
+      if (run.status !== "paused") return yield* notPaused(run.status)
+      const wait = run.waitingFor.find((pending) => request.nodeId === undefined || pending.nodeId === request.nodeId)
+      if (wait === undefined) {
+        return yield* new ValidationFailed({
+          message: `Run ${runId} is not waiting at node ${request.nodeId}`,
+          fields: ["nodeId"]
+        })
+      }
+      yield* checkPayload(wait.kind, request.payload)
+      const claimed = yield* runs.claimWait(runId, request.nodeId, idempotencyKey, yield* now)
+      if (claimed === undefined) return yield* notPaused((yield* find(chain, runId)).status)
+      yield* withEngine(
+        completeWait(runId, claimed.generation, claimed.key, { _tag: "Received", payload: request.payload })
+      )
+      return yield* find(chain, runId)
+    })
+
+    const cancel = Effect.fn("ChainRuns.cancel")(function*(chain: Chain, runId: ChainRunId) {
+      const run = yield* find(chain, runId)
+      const at = yield* now
+      const ended = yield* runs.finish(runId, "cancelled", null, {
+        code: "cancelled",
+        message: "cancelled through the API"
+      }, at)
+      if (!ended) {
+        return yield* new ChainRunFinished({
+          runId,
+          status: run.status,
+          message: `Run ${runId} has already ended (${(yield* find(chain, runId)).status})`
+        })
+      }
+      yield* runs.markOpenStepsCancelled(runId, at)
+      // A paused execution stops at once; a running one stops before its next node.
+      yield* withEngine(ChainRunWorkflow.interrupt(yield* executionIdOf(runId, run.generation)))
+      return yield* find(chain, runId)
+    })
+
+    /** Starts again the runs whose start was lost with the node that accepted them. */
+    const sweep = Effect.gen(function*() {
+      const stale = yield* runs.stale(SWEEP_SECONDS, yield* now)
+      yield* Effect.forEach(stale, (run) => launch(run.id, run.generation), { discard: true })
+    }).pipe(
+      Effect.catchAllCause((cause) => Effect.logWarning("The chain-run sweep failed; it runs again", cause))
+    )
+    yield* Effect.forkScoped(Effect.repeat(sweep, Schedule.spaced(Duration.seconds(SWEEP_SECONDS))))
+
+    return { start, list, get: find, detail, resume, cancel } as const
+  }),
+  dependencies: [ChainRunRepo.Default]
+}) {}
