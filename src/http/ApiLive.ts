@@ -35,14 +35,17 @@ import { WorkspacesHttpLive } from "./identity/WorkspacesHttp.js"
 import { ImportsHttpLive } from "./imports/ImportsHttp.js"
 import { AuthenticationLive } from "./middleware/AuthenticationLive.js"
 import { EmbedAuthenticationLive } from "./middleware/EmbedAuthenticationLive.js"
+import { IngressSignatureLive } from "./middleware/IngressSignatureLive.js"
 import { MetricsAuthLive } from "./middleware/MetricsAuthLive.js"
 import { RequestContextLive } from "./middleware/RequestContextLive.js"
-import { ChannelSignatureNotBuilt, IngressSignatureNotBuilt } from "./middleware/SecurityNotBuilt.js"
+import { ChannelSignatureNotBuilt } from "./middleware/SecurityNotBuilt.js"
 import { type GroupName, notImplementedGroup, type ProtocolCheck } from "./NotImplementedHttp.js"
 import { PublicRuntimeHttpLive } from "./runtime/PublicRuntimeHttp.js"
 import { RuntimeHttpLive } from "./runtime/RuntimeHttp.js"
 import { AgentSettingsHttpLive } from "./settings/AgentSettingsHttp.js"
 import { ChainsHttpLive } from "./workflows/ChainsHttp.js"
+import { PublicChainsHttpLive } from "./workflows/PublicChainsHttp.js"
+import { WorkflowSimulatorHttpLive } from "./workflows/WorkflowSimulatorHttp.js"
 import { WorkflowsHttpLive } from "./workflows/WorkflowsHttp.js"
 import { LeadsHttpLive } from "./workspace/LeadsHttp.js"
 import { SecretsHttpLive } from "./workspace/SecretsHttp.js"
@@ -52,8 +55,6 @@ import { WorkspaceToolsHttpLive } from "./workspace/WorkspaceToolsHttp.js"
 
 /** The groups whose area is not built yet: each of their routes answers 501 naming itself. */
 export const notBuiltGroups = [
-  "workflowSimulator",
-  "publicChains",
   "workspaceModels",
   "channels",
   "publicChannels"
@@ -105,7 +106,9 @@ const Groups = Layer.mergeAll(
   AiAgentKnowledgeHttpLive,
   PublicAiAgentsHttpLive,
   ChainsHttpLive,
+  PublicChainsHttpLive,
   WorkflowsHttpLive,
+  WorkflowSimulatorHttpLive,
   NotBuilt
 )
 
@@ -114,7 +117,7 @@ const Middleware = Layer.mergeAll(
   MetricsAuthLive,
   AuthenticationLive,
   EmbedAuthenticationLive,
-  IngressSignatureNotBuilt,
+  IngressSignatureLive,
   ChannelSignatureNotBuilt
 )
 

@@ -33,6 +33,7 @@ import migration0018 from "./migrations/0018_workflows.js"
 import migration0019 from "./migrations/0019_knowledge_ranking.js"
 import migration0020 from "./migrations/0020_workflow_chains.js"
 import migration0021 from "./migrations/0021_chain_runs.js"
+import migration0022 from "./migrations/0022_workflow_sim_sessions.js"
 import * as PgliteClient from "./PgliteClient.js"
 
 /** Every migration, in order; the migrator records which ran. */
@@ -57,7 +58,8 @@ export const migrations = {
   "0018_workflows": migration0018,
   "0019_knowledge_ranking": migration0019,
   "0020_workflow_chains": migration0020,
-  "0021_chain_runs": migration0021
+  "0021_chain_runs": migration0021,
+  "0022_workflow_sim_sessions": migration0022
 } as const
 
 /** The id of the newest migration, which readiness expects to find applied. */

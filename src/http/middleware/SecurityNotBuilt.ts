@@ -6,13 +6,8 @@
 import { Effect, Layer } from "effect"
 import { NotImplemented } from "../../domain/HttpErrors.js"
 import { ChannelSignature } from "./ChannelSignature.js"
-import { IngressSignature } from "./IngressSignature.js"
 
 const notBuilt = (what: string) => () => Effect.fail(NotImplemented.forRoute(what))
-
-export const IngressSignatureNotBuilt = Layer.succeed(IngressSignature, {
-  standardWebhooks: notBuilt("ingress signature verification")
-})
 
 export const ChannelSignatureNotBuilt = Layer.succeed(ChannelSignature, {
   twilioSignature: notBuilt("channel signature verification"),

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { ValidationFailed } from "../../domain/HttpErrors.js"
+import { NotReady, ValidationFailed } from "../../domain/HttpErrors.js"
 import { IdempotencyHeaders, IdempotencyKeyReused } from "../../domain/Idempotency.js"
 import { ListParams, Page } from "../../domain/Pagination.js"
 import { WorkflowId, WorkflowSimSessionId } from "../../domain/workflows/Ids.js"
@@ -29,6 +29,7 @@ export class WorkflowSimulatorApi extends HttpApiGroup.make("workflowSimulator")
       .addSuccess(WorkflowSimSessionStarted, { status: 201 })
       .addError(WorkflowNotFound)
       .addError(ValidationFailed)
+      .addError(NotReady)
       .annotate(OpenApi.Summary, "Start a simulator session on the draft; answers its opening outputs")
       .annotate(
         OpenApi.Description,
@@ -45,6 +46,7 @@ export class WorkflowSimulatorApi extends HttpApiGroup.make("workflowSimulator")
       .addError(WorkflowSimSessionEnded)
       .addError(IdempotencyKeyReused)
       .addError(ValidationFailed)
+      .addError(NotReady)
       .annotate(OpenApi.Summary, "Send a message or payload to a simulator session")
       .annotate(
         OpenApi.Description,

@@ -22,7 +22,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { AiAgentId, AiAgentKnowledgeId } from "../../domain/aiAgents/Ids.js"
 import type { AiAgentKnowledgeKind } from "../../domain/aiAgents/Knowledge.js"
-import type { TermFrequency, TermStatistics } from "../../domain/aiAgents/knowledge/Bm25.js"
+import type { TermStatistics } from "../../domain/aiAgents/knowledge/Bm25.js"
 import type { Chunk } from "../../domain/aiAgents/knowledge/Chunking.js"
 import { transaction } from "../Transaction.js"
 
@@ -37,20 +37,21 @@ export interface ClaimedDocument {
   readonly generation: number
 }
 
-/** A lexeme of the query in one language of the searchable documents, with the index's statistics. */
+/** A lexeme of the query in one language configuration of the agent's index, with the index's statistics. */
 export interface PlannedTerm extends TermStatistics {
   readonly language: string
-  /** The agent's chunks, and their lengths summed (`IndexStatistics`). */
+  /** The agent's chunks in this language, and their lengths summed (`IndexStatistics`). */
   readonly chunks: number
   readonly tokens: number
 }
 
-/** A chunk that holds a probed lexeme: its length and the frequencies of the query's lexemes it holds. */
+/** A chunk that holds a probed lexeme: its length and how often each lexeme asked about occurs in it. */
 export interface CandidateChunk {
   readonly documentId: AiAgentKnowledgeId
   readonly ordinal: number
   readonly length: number
-  readonly terms: ReadonlyArray<TermFrequency>
+  /** Per lexeme asked about, in that order: occurrences in the text plus `headingWeight` times those in the heading path. */
+  readonly frequencies: ReadonlyArray<number>
 }
 
 /** A chunk to rank, by its key. */
@@ -90,6 +91,19 @@ const SENTENCE_BREAK = "\\n+|(?<=[.!?])\\s+"
 
 /** A lexeme as a tsquery operand: quoted, so that it is taken as it is (no parsing, no stemming). */
 const operand = (lexeme: string) => `'${lexeme.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`
+
+/**
+ * `ts_rank_cd`'s weights (D, C, B, A; each at most 1) and the factor that make `factor ×
+ * ts_rank_cd(weights, tsv, 'lexeme')` the lexeme's occurrences in the text (D) plus `headingWeight`
+ * times those in the heading path (B): for a one-lexeme query every occurrence is a cover of its own
+ * and adds its weight. Cheaper than `unnest(tsv)`, which reads every lexeme of the chunk.
+ */
+export const frequencyWeights = (headingWeight: number) => {
+  const factor = Math.max(1, headingWeight)
+  const text = 1 / factor
+  const heading = headingWeight / factor
+  return { weights: `{${text},${text},${heading},${heading}}`, factor }
+}
 
 export class KnowledgeIndexRepo extends Effect.Service<KnowledgeIndexRepo>()(
   "parley/persistence/KnowledgeIndexRepo",
@@ -173,56 +187,47 @@ export class KnowledgeIndexRepo extends Effect.Service<KnowledgeIndexRepo>()(
          * the agent's chunk count and total length.
          */
         plan: (scope: SearchScope, query: string) =>
-          sql<PlannedTerm>`WITH languages AS (SELECT DISTINCT language FROM ai_agent_knowledge WHERE ${searchable(scope)})
-            SELECT l.language::text AS language, q.lexeme, coalesce(t.chunks, 0) AS document_frequency,
-              coalesce(s.chunks, 0) AS chunks, coalesce(s.tokens, 0)::float8 AS tokens
-            FROM languages l
-            CROSS JOIN LATERAL (SELECT lexeme FROM unnest(to_tsvector(l.language, ${query}))) q
-            LEFT JOIN ai_agent_knowledge_terms t
-              ON t.agent_id = ${scope.agentId} AND t.language = l.language AND t.lexeme = q.lexeme
-            LEFT JOIN ai_agent_knowledge_stats s ON s.agent_id = ${scope.agentId}
+          sql<PlannedTerm>`SELECT s.language::text AS language, q.lexeme, s.chunks, s.tokens::float8 AS tokens,
+              coalesce((SELECT t.chunks FROM ai_agent_knowledge_terms t
+                WHERE t.agent_id = s.agent_id AND t.language = s.language AND t.lexeme = q.lexeme), 0) AS document_frequency
+            FROM ai_agent_knowledge_stats s
+            CROSS JOIN LATERAL (SELECT lexeme FROM unnest(to_tsvector(s.language, ${query}))) q
+            WHERE s.agent_id = ${scope.agentId} AND s.chunks > 0
             ORDER BY language, document_frequency, lexeme`.pipe(
             Effect.orDie,
             Effect.withSpan("KnowledgeIndexRepo.plan")
           ),
         /**
-         * The searchable chunks in `language` that hold one of the `probe` lexemes (at most `cap`,
-         * in no particular order), each with its length (`ai_agent_knowledge_chunk_length`, here
-         * summed in the same pass) and the frequencies of the `lexemes` it holds, in its text and in
-         * its heading path (weight B).
+         * The searchable chunks in `language` that hold one of the `probe` lexemes (at most `cap`, in
+         * no particular order), each with its length and the field-weighted frequencies of `lexemes`.
          */
         candidates: (
           scope: SearchScope,
           language: string,
           lexemes: ReadonlyArray<string>,
           probe: ReadonlyArray<string>,
-          cap: number
-        ) =>
-          sql<
-            { documentId: AiAgentKnowledgeId; ordinal: number; length: number; terms: Array<[string, number, number]> }
-          >`SELECT c.document_id, c.ordinal, f.length, f.terms
+          cap: number,
+          headingWeight: number
+        ) => {
+          const { factor, weights } = frequencyWeights(headingWeight)
+          const frequencies = lexemes.map((lexeme) =>
+            sql`ts_rank_cd(${weights}::real[], c.tsv, ${operand(lexeme)}::tsquery)`
+          )
+          return sql<{ documentId: AiAgentKnowledgeId; ordinal: number; length: number; frequencies: Array<number> }>`
+            SELECT c.document_id, c.ordinal, c.token_count AS length,
+              ARRAY[${sql.join(", ", false)(frequencies)}]::float8[] AS frequencies
             FROM ai_agent_knowledge_chunks c
-            CROSS JOIN LATERAL (
-              SELECT coalesce(sum(cardinality(u.positions)), 0)::integer AS length,
-                coalesce(json_agg(json_build_array(u.lexeme, cardinality(u.positions),
-                  cardinality(array_positions(u.weights, 'B'))))
-                  FILTER (WHERE u.lexeme IN ${sql.in(lexemes)}), '[]') AS terms
-              FROM unnest(c.tsv) u) f
             WHERE c.agent_id = ${scope.agentId} AND c.language = ${language}::regconfig
               AND c.tsv @@ ${probe.map(operand).join(" | ")}::tsquery
-              AND c.document_id IN (SELECT id FROM ai_agent_knowledge WHERE ${searchable(scope)})
+              AND EXISTS (SELECT FROM ai_agent_knowledge d WHERE d.id = c.document_id AND ${searchable(scope)})
             LIMIT ${cap}`.pipe(
             Effect.map((rows): Array<CandidateChunk> =>
-              rows.map((row) => ({
-                documentId: row.documentId,
-                ordinal: row.ordinal,
-                length: row.length,
-                terms: row.terms.map(([lexeme, all, heading]) => ({ lexeme, body: all - heading, heading }))
-              }))
+              rows.map((row) => ({ ...row, frequencies: row.frequencies.map((frequency) => frequency * factor) }))
             ),
             Effect.orDie,
             Effect.withSpan("KnowledgeIndexRepo.candidates", { attributes: { language, probe: probe.length } })
-          ),
+          )
+        },
         /** These chunks (those that still exist), with their documents' titles and their trigram similarities to the query. */
         passages: (keys: ReadonlyArray<ChunkKey>, query: string) =>
           sql<Passage>`SELECT c.document_id, c.ordinal, d.title, c.heading, c.start_offset, c.end_offset, c.text,
@@ -246,7 +251,7 @@ export class KnowledgeIndexRepo extends Effect.Service<KnowledgeIndexRepo>()(
         trigram: (scope: SearchScope, query: string, limit: number) =>
           sql<ChunkKey>`SELECT c.document_id, c.ordinal FROM ai_agent_knowledge_chunks c
             WHERE c.agent_id = ${scope.agentId} AND ${query} <% c.text
-              AND c.document_id IN (SELECT id FROM ai_agent_knowledge WHERE ${searchable(scope)})
+              AND EXISTS (SELECT FROM ai_agent_knowledge d WHERE d.id = c.document_id AND ${searchable(scope)})
             ORDER BY word_similarity(${query}, c.text) DESC, c.document_id, c.ordinal LIMIT ${limit}`.pipe(
             Effect.orDie,
             Effect.withSpan("KnowledgeIndexRepo.trigram")

@@ -5,28 +5,46 @@ import { Effect } from "effect"
  * What BM25 needs of an agent's knowledge index (DESIGN.md §7; the ranking
  * itself is `domain/aiAgents/knowledge/Bm25.ts`):
  *
- * - `ai_agent_knowledge_stats`: per agent, how many chunks it has and their
- *   lengths summed (a chunk's length: its indexed tokens, heading included,
- *   stop words not, `sum(cardinality(positions))` over its `tsv`);
- * - `ai_agent_knowledge_terms`: per agent, language configuration and
- *   lexeme, how many of its chunks hold the lexeme (a term no chunk holds
- *   has no row).
+ * - each chunk's length, `token_count`: its indexed tokens, heading
+ *   included, stop words not (`sum(cardinality(positions))` over its `tsv`).
+ *   A row trigger now derives `tsv` (as the generated column did) and
+ *   `token_count` from the chunk's language, heading and text, so the text is
+ *   parsed once;
+ * - `ai_agent_knowledge_stats`: per agent and language configuration, how
+ *   many chunks there are and their lengths summed;
+ * - `ai_agent_knowledge_terms`: per agent, language and lexeme, how many
+ *   chunks hold the lexeme (a lexeme no chunk holds has no row).
  *
- * Triggers on `ai_agent_knowledge_chunks` keep both exact in the transaction
- * that writes the chunks, whatever writes them: the indexer's store (delete
- * the old chunks, insert the new), a failed indexing, and deletions that
- * reach the chunks by cascade (a document, an agent, a workspace). Every
- * write first updates the agent's `stats` row, then its `terms` rows: two
- * transactions changing one agent's index take turns on that row, so their
- * term rows never deadlock. The tables are filled from the chunks already
- * indexed.
+ * Statement triggers on `ai_agent_knowledge_chunks` keep both tables exact
+ * in the transaction that writes the chunks, whatever writes them: the
+ * indexer's store (old chunks deleted, new ones inserted), a failed indexing,
+ * and deletions that reach the chunks by cascade (a document, an agent, a
+ * workspace). Each first locks the agent's `stats` rows in a fixed order,
+ * then writes: two transactions that change one agent's index take turns
+ * there and never deadlock on its term rows. The tables are filled from the
+ * chunks already indexed.
  */
 export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
   Effect.all([
+    sql`ALTER TABLE ai_agent_knowledge_chunks ALTER COLUMN tsv DROP EXPRESSION`,
+    sql`ALTER TABLE ai_agent_knowledge_chunks ADD COLUMN token_count integer NOT NULL DEFAULT 0`,
+    sql`UPDATE ai_agent_knowledge_chunks
+      SET token_count = (SELECT coalesce(sum(cardinality(positions)), 0) FROM unnest(tsv))`,
+    sql`CREATE FUNCTION ai_agent_knowledge_chunk_indexed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      NEW.tsv := setweight(to_tsvector(NEW.language, NEW.heading), 'B') || to_tsvector(NEW.language, NEW.text);
+      NEW.token_count := (SELECT coalesce(sum(cardinality(positions)), 0) FROM unnest(NEW.tsv));
+      RETURN NEW;
+    END
+    $$`,
+    sql`CREATE TRIGGER ai_agent_knowledge_chunks_indexed BEFORE INSERT OR UPDATE ON ai_agent_knowledge_chunks
+      FOR EACH ROW EXECUTE FUNCTION ai_agent_knowledge_chunk_indexed()`,
     sql`CREATE TABLE ai_agent_knowledge_stats (
-      agent_id uuid PRIMARY KEY REFERENCES ai_agents (id) ON DELETE CASCADE,
+      agent_id uuid NOT NULL REFERENCES ai_agents (id) ON DELETE CASCADE,
+      language regconfig NOT NULL,
       chunks integer NOT NULL,
-      tokens bigint NOT NULL
+      tokens bigint NOT NULL,
+      PRIMARY KEY (agent_id, language)
     )`,
     sql`CREATE TABLE ai_agent_knowledge_terms (
       agent_id uuid NOT NULL REFERENCES ai_agents (id) ON DELETE CASCADE,
@@ -35,16 +53,15 @@ export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
       chunks integer NOT NULL,
       PRIMARY KEY (agent_id, language, lexeme)
     )`,
-    sql`CREATE FUNCTION ai_agent_knowledge_chunk_length(tsv tsvector) RETURNS bigint
-      LANGUAGE sql IMMUTABLE PARALLEL SAFE
-      AS $$ SELECT coalesce(sum(cardinality(positions)), 0) FROM unnest(tsv) $$`,
     sql`CREATE FUNCTION ai_agent_knowledge_count_terms() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       IF TG_OP IN ('DELETE', 'UPDATE') THEN
+        PERFORM 1 FROM ai_agent_knowledge_stats
+        WHERE agent_id IN (SELECT agent_id FROM old_chunks) ORDER BY agent_id, language::oid FOR UPDATE;
         UPDATE ai_agent_knowledge_stats s SET chunks = s.chunks - gone.chunks, tokens = s.tokens - gone.tokens
-        FROM (SELECT agent_id, count(*)::integer AS chunks, sum(ai_agent_knowledge_chunk_length(tsv)) AS tokens
-          FROM old_chunks GROUP BY agent_id) gone
-        WHERE s.agent_id = gone.agent_id;
+        FROM (SELECT agent_id, language, count(*)::integer AS chunks, sum(token_count) AS tokens
+          FROM old_chunks GROUP BY agent_id, language) gone
+        WHERE s.agent_id = gone.agent_id AND s.language = gone.language;
         WITH gone AS (
           SELECT agent_id, language, lexeme, count(*)::integer AS chunks
           FROM old_chunks, unnest(tsvector_to_array(tsv)) AS lexeme GROUP BY agent_id, language, lexeme)
@@ -55,13 +72,16 @@ export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
         WHERE t.agent_id = gone.agent_id AND t.language = gone.language AND t.lexeme = gone.lexeme AND t.chunks <= 0;
       END IF;
       IF TG_OP IN ('INSERT', 'UPDATE') THEN
-        INSERT INTO ai_agent_knowledge_stats AS s (agent_id, chunks, tokens)
-        SELECT agent_id, count(*), sum(ai_agent_knowledge_chunk_length(tsv)) FROM new_chunks
-        GROUP BY agent_id ORDER BY agent_id
-        ON CONFLICT (agent_id) DO UPDATE SET chunks = s.chunks + excluded.chunks, tokens = s.tokens + excluded.tokens;
+        PERFORM 1 FROM ai_agent_knowledge_stats
+        WHERE agent_id IN (SELECT agent_id FROM new_chunks) ORDER BY agent_id, language::oid FOR UPDATE;
+        INSERT INTO ai_agent_knowledge_stats AS s (agent_id, language, chunks, tokens)
+        SELECT agent_id, language, count(*), sum(token_count) FROM new_chunks
+        GROUP BY agent_id, language ORDER BY agent_id, language::oid
+        ON CONFLICT (agent_id, language)
+        DO UPDATE SET chunks = s.chunks + excluded.chunks, tokens = s.tokens + excluded.tokens;
         INSERT INTO ai_agent_knowledge_terms AS t (agent_id, language, lexeme, chunks)
         SELECT agent_id, language, lexeme, count(*) FROM new_chunks, unnest(tsvector_to_array(tsv)) AS lexeme
-        GROUP BY agent_id, language, lexeme ORDER BY agent_id, language, lexeme
+        GROUP BY agent_id, language, lexeme ORDER BY agent_id, language::oid, lexeme
         ON CONFLICT (agent_id, language, lexeme) DO UPDATE SET chunks = t.chunks + excluded.chunks;
       END IF;
       RETURN NULL;
@@ -74,9 +94,8 @@ export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql`CREATE TRIGGER ai_agent_knowledge_chunks_updated AFTER UPDATE ON ai_agent_knowledge_chunks
       REFERENCING OLD TABLE AS old_chunks NEW TABLE AS new_chunks
       FOR EACH STATEMENT EXECUTE FUNCTION ai_agent_knowledge_count_terms()`,
-    sql`INSERT INTO ai_agent_knowledge_stats (agent_id, chunks, tokens)
-      SELECT agent_id, count(*), sum(ai_agent_knowledge_chunk_length(tsv)) FROM ai_agent_knowledge_chunks
-      GROUP BY agent_id`,
+    sql`INSERT INTO ai_agent_knowledge_stats (agent_id, language, chunks, tokens)
+      SELECT agent_id, language, count(*), sum(token_count) FROM ai_agent_knowledge_chunks GROUP BY agent_id, language`,
     sql`INSERT INTO ai_agent_knowledge_terms (agent_id, language, lexeme, chunks)
       SELECT agent_id, language, lexeme, count(*) FROM ai_agent_knowledge_chunks, unnest(tsvector_to_array(tsv)) AS lexeme
       GROUP BY agent_id, language, lexeme`

@@ -4,7 +4,7 @@
  * opens it only to verify or sign a delivery.
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { WorkspaceId } from "../../domain/identity/Ids.js"
 import { Slug } from "../../domain/Slug.js"
 import { Chain } from "../../domain/workflows/Chain.js"
@@ -96,6 +96,18 @@ export class ChainRepo extends Effect.Service<ChainRepo>()("parley/persistence/C
         ),
       findBySlug: (workspaceId: WorkspaceId, slug: string) =>
         bySlug({ workspaceId, slug }).pipe(Effect.orDie, Effect.withSpan("ChainRepo.findBySlug")),
+      /** The chain a public ingress URL names: by its workspace's slug and its own. */
+      findPublic: (workspaceSlug: string, chainSlug: string) =>
+        sql`SELECT ${columns(sql)} FROM workflow_chains
+          WHERE slug = ${chainSlug} AND workspace_id = (SELECT id FROM workspaces WHERE slug = ${workspaceSlug})`.pipe(
+          Effect.flatMap((rows) =>
+            rows.length === 0
+              ? Effect.succeed(Option.none())
+              : Effect.map(decodeChains(rows), (chains) => Option.some(chains[0]!))
+          ),
+          Effect.orDie,
+          Effect.withSpan("ChainRepo.findPublic")
+        ),
       /** The chain, its row locked until the transaction ends. */
       lockBySlug: (workspaceId: WorkspaceId, slug: string) =>
         lockBySlug({ workspaceId, slug }).pipe(Effect.orDie, Effect.withSpan("ChainRepo.lockBySlug")),

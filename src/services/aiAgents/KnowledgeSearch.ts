@@ -88,12 +88,13 @@ export class KnowledgeSearch extends Effect.Service<KnowledgeSearch>()("parley/s
             terms[0]!.language,
             plan.terms.map((term) => term.lexeme),
             plan.probe,
-            ranking.candidateCap
+            ranking.candidateCap,
+            ranking.headingWeight
           )
           const scores = rows.map((row) => ({
             documentId: row.documentId,
             ordinal: row.ordinal,
-            bm25: scoreChunk(plan, row.terms, row.length, ranking)
+            bm25: scoreChunk(plan, row.frequencies, row.length, ranking)
           }))
           scores.sort((a, b) => b.bm25 - a.bm25)
           exact &&= rows.length < ranking.candidateCap && isExact(plan, scores.map((chunk) => chunk.bm25), wanted)

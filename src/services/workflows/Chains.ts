@@ -15,7 +15,8 @@ import type { Origin } from "../../domain/identity/Origin.js"
 import type { Principal } from "../../domain/identity/Principal.js"
 import { pageOf } from "../../domain/Pagination.js"
 import { type Revision, RevisionConflict } from "../../domain/Revision.js"
-import { generateSecret } from "../../domain/webhooks/StandardWebhooks.js"
+import { InvalidSignature } from "../../domain/Signature.js"
+import { generateSecret, type SignedContent, verify } from "../../domain/webhooks/StandardWebhooks.js"
 import {
   type Chain,
   type ChainCreate,
@@ -180,7 +181,51 @@ export class Chains extends Effect.Service<Chains>()("parley/services/workflows/
     /** The chain's signing secret in clear, to verify or sign a delivery. */
     const signingSecret = (chain: Chain) => Effect.orDie(box.openString(chain.ingressSecret, CHAIN_SECRET_CONTEXT))
 
-    return { list, get: find, create, update, delete: remove, rotateSecret, signingSecret } as const
+    /**
+     * A public delivery checked against the chain its URL names. An unknown
+     * workspace or chain is refused exactly as a wrong signature is, so the
+     * route reveals neither; the signature covers the raw body.
+     */
+    const verifyDelivery = Effect.fn("Chains.verifyDelivery")(function*(
+      workspaceSlug: string,
+      chainSlug: string,
+      delivery: SignedContent,
+      signature: string
+    ) {
+      const refused = (message: string) => new InvalidSignature({ scheme: "standard-webhooks", message })
+      const chain = Option.getOrUndefined(yield* repo.findPublic(workspaceSlug, chainSlug))
+      const nowSeconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+      const failure = verify(delivery, signature, {
+        secrets: chain === undefined ? [] : [yield* signingSecret(chain)],
+        nowSeconds
+      })
+      if (chain === undefined) {
+        return yield* refused(
+          failure?.reason === "stale" ? failure.message : "no signature of webhook-signature matches the body"
+        )
+      }
+      if (failure !== undefined) return yield* refused(failure.message)
+      return chain
+    })
+
+    /** The chain a verified public delivery names. */
+    const findPublic = (workspaceSlug: string, chainSlug: string) =>
+      Effect.flatMap(
+        repo.findPublic(workspaceSlug, chainSlug),
+        (found) => Option.match(found, { onNone: () => chainNotFound(chainSlug), onSome: Effect.succeed })
+      )
+
+    return {
+      list,
+      get: find,
+      create,
+      update,
+      delete: remove,
+      rotateSecret,
+      signingSecret,
+      verifyDelivery,
+      findPublic
+    } as const
   }),
   dependencies: [ChainRepo.Default]
 }) {}

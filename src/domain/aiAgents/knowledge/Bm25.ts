@@ -49,13 +49,6 @@ export interface Bm25Plan {
   readonly averageLength: number
 }
 
-/** How often a term occurs in a chunk: in its text and in its heading path. */
-export interface TermFrequency {
-  readonly lexeme: string
-  readonly body: number
-  readonly heading: number
-}
-
 export const inverseDocumentFrequency = (chunks: number, documentFrequency: number): number =>
   Math.log(1 + (chunks - documentFrequency + 0.5) / (documentFrequency + 0.5))
 
@@ -106,21 +99,20 @@ export const planQuery = (
   }
 }
 
-/** A chunk's BM25 score for the plan's terms, from the frequencies of those it holds. */
+/**
+ * A chunk's BM25 score: `frequencies[i]` is how often the plan's `terms[i]` occurs in the chunk,
+ * field-weighted (its text's occurrences plus `headingWeight` times its heading path's).
+ */
 export const scoreChunk = (
   plan: Bm25Plan,
-  frequencies: ReadonlyArray<TermFrequency>,
+  frequencies: ReadonlyArray<number>,
   length: number,
   settings: Bm25Settings = BM25_DEFAULTS
 ): number => {
-  const idfs = new Map(plan.terms.map((term) => [term.lexeme, term.idf]))
   let score = 0
-  for (const { body, heading, lexeme } of frequencies) {
-    const idf = idfs.get(lexeme)
-    if (idf !== undefined) {
-      score += termScore(idf, body + settings.headingWeight * heading, length, plan.averageLength, settings)
-    }
-  }
+  plan.terms.forEach((term, at) => {
+    score += termScore(term.idf, frequencies[at] ?? 0, length, plan.averageLength, settings)
+  })
   return score
 }
 

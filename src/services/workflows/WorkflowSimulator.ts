@@ -1,0 +1,193 @@
+/**
+ * The workflow simulator (DESIGN.md §8): sessions that run a workflow's draft
+ * conversationally, for the people who build it. A start checks the input
+ * against the trigger's declared inputs (a `400` naming each field that does
+ * not fit), stores the session with a snapshot of the draft graph and its
+ * revision (later edits do not reach it), and has the session's
+ * `WorkflowSimSession` entity run the opening; a turn is sent to that entity,
+ * wherever in the cluster it lives, exactly once per Idempotency-Key (a
+ * request without one gets one made here, and then cannot be repeated
+ * safely). History lists a workflow's sessions, newest first.
+ *
+ * The cluster's transient answers (a repeat of a turn still running, a reply
+ * interrupted by a shard moving) make it send the same message again, as
+ * `SendTurn.ts` does for Assistants; after `DELIVERY_LIMIT` the caller hears
+ * `503 NotReady` (the turn goes on regardless). A delivery holds a permit of
+ * the node's turns gate (`Admission`) until it ends, whatever becomes of the
+ * request that sent it.
+ */
+import { ClusterError } from "@effect/cluster"
+import { Cause, Clock, Data, Effect, Either, Fiber, Option, Schedule } from "effect"
+import * as Crypto from "node:crypto"
+import { v7 as uuidv7 } from "uuid"
+import { WorkflowSimSession } from "../../actors/WorkflowSimSession.js"
+import { canonicalJson } from "../../domain/CanonicalJson.js"
+import { NotReady, ValidationFailed } from "../../domain/HttpErrors.js"
+import { actorOf, type Principal } from "../../domain/identity/Principal.js"
+import type { JsonValue } from "../../domain/Json.js"
+import { type ListParams, pageOf } from "../../domain/Pagination.js"
+import { indexGraph } from "../../domain/workflows/engine/GraphIndex.js"
+import { validateRunInput } from "../../domain/workflows/engine/RunInput.js"
+import { type WorkflowId, WorkflowSimSessionId } from "../../domain/workflows/Ids.js"
+import { WorkflowNotFound } from "../../domain/workflows/Workflow.js"
+import type { WorkflowGraph } from "../../domain/workflows/WorkflowGraph.js"
+import { type WorkflowSimSessionStart, WorkflowSimSessionNotFound } from "../../domain/workflows/WorkflowSimSession.js"
+import type { WorkflowSimTurnRequest } from "../../domain/workflows/WorkflowSimTurn.js"
+import { WorkflowRepo } from "../../persistence/workflows/WorkflowRepo.js"
+import { WorkflowSimSessionRepo } from "../../persistence/workflows/WorkflowSimSessionRepo.js"
+import { Admission } from "../Admission.js"
+import { currentTraceId } from "../runtime/CurrentTrace.js"
+import { DELIVERY_LIMIT } from "../runtime/SendTurn.js"
+
+/** A transient answer: send the same message again. */
+class SendAgain extends Data.TaggedError("SendAgain")<{}> {}
+
+const RESEND = Schedule.exponential("20 millis", 1.5).pipe(Schedule.either(Schedule.spaced("250 millis")))
+
+/** What the cluster's client may answer besides the message's own errors. */
+type ClusterFailure = ClusterError.MailboxFull | ClusterError.AlreadyProcessingMessage | ClusterError.PersistenceError
+
+/**
+ * `send` (an entity client's call), sent again while its answer is transient,
+ * its cluster failures made a typed `503` (`busy` says what a caller that
+ * waited too long is told).
+ */
+const delivered = <A, E>(send: Effect.Effect<A, E | ClusterFailure>, busy: string): Effect.Effect<A, E | NotReady> =>
+  send.pipe(
+    Effect.catchAllCause((cause): Effect.Effect<never, E | ClusterFailure | SendAgain> =>
+      Cause.isInterruptedOnly(cause) ? Effect.fail(new SendAgain()) : Effect.failCause(cause)
+    ),
+    Effect.catchIf(
+      (error): error is ClusterError.AlreadyProcessingMessage => error instanceof ClusterError.AlreadyProcessingMessage,
+      () => Effect.fail(new SendAgain())
+    ),
+    Effect.retry({ schedule: RESEND, while: (error) => error instanceof SendAgain }),
+    Effect.timeoutFail({ duration: DELIVERY_LIMIT, onTimeout: () => new NotReady({ message: busy }) }),
+    Effect.catchAll((error): Effect.Effect<never, E | NotReady> => {
+      if (error instanceof SendAgain) return Effect.fail(new NotReady({ message: busy }))
+      if (error instanceof ClusterError.MailboxFull) {
+        return Effect.fail(new NotReady({ message: "The session is busy; retry shortly" }))
+      }
+      if (error instanceof ClusterError.PersistenceError) {
+        return Effect.zipRight(
+          Effect.logError("The cluster's message storage failed", error.cause),
+          Effect.fail(new NotReady({ message: "The cluster's storage is unavailable" }))
+        )
+      }
+      return Effect.fail(error as E | NotReady)
+    })
+  )
+
+/**
+ * The input checked against the trigger's declared inputs: a `400` naming
+ * each input that does not fit (`input.<name>`). A graph that cannot run
+ * (no trigger) passes here: the opening fails and says why.
+ */
+const checkInput = (graph: WorkflowGraph, input: JsonValue) => {
+  const trigger = indexGraph(graph).trigger
+  if (Either.isLeft(trigger)) return Effect.void
+  const checked = validateRunInput(trigger.right, input)
+  if (Either.isRight(checked)) return Effect.void
+  const declared = trigger.right.data.inputs
+  const fields = declared.filter((variable) =>
+    Either.isLeft(validateRunInput({ ...trigger.right, data: { ...trigger.right.data, inputs: [variable] } }, input))
+  ).map((variable) => `input.${variable.name}`)
+  return Effect.fail(new ValidationFailed({ message: `The trigger refused the ${checked.left.message}`, fields }))
+}
+
+const bodyHashOf = (request: WorkflowSimTurnRequest) =>
+  Crypto.createHash("sha256").update(canonicalJson(request)).digest("hex")
+
+export class WorkflowSimulator extends Effect.Service<WorkflowSimulator>()(
+  "parley/services/workflows/WorkflowSimulator",
+  {
+    scoped: Effect.gen(function*() {
+      const client = yield* WorkflowSimSession.client
+      const admission = yield* Admission
+      // Deliveries belong to the node, not to requests: a client that leaves does not stop its turn.
+      const scope = yield* Effect.scope
+      const workflows = yield* WorkflowRepo
+      const sessions = yield* WorkflowSimSessionRepo
+
+      const send = <A, E>(sent: Effect.Effect<A, E | ClusterFailure>, busy: string) =>
+        admission.admit(delivered(sent, busy)).pipe(Effect.forkIn(scope), Effect.flatMap(Fiber.join))
+
+      const workflowOf = (principal: Principal, workflowId: WorkflowId) =>
+        Effect.flatMap(
+          workflows.find(principal.workspaceId, workflowId),
+          (workflow) =>
+            workflow === undefined
+              ? Effect.fail(
+                new WorkflowNotFound({ workflowId, message: `No workflow with the id ${workflowId} in this workspace` })
+              )
+              : Effect.succeed(workflow)
+        )
+
+      const start = Effect.fn("WorkflowSimulator.start")(function*(
+        principal: Principal,
+        workflowId: WorkflowId,
+        request: typeof WorkflowSimSessionStart.Type
+      ) {
+        const workflow = yield* workflowOf(principal, workflowId)
+        yield* checkInput(workflow.graph, request.input)
+        const id = WorkflowSimSessionId.make(uuidv7())
+        yield* sessions.insert({
+          id,
+          workspaceId: principal.workspaceId,
+          workflowId,
+          revision: workflow.revision,
+          graph: workflow.graph,
+          input: request.input,
+          startedBy: actorOf(principal),
+          at: new Date(yield* Clock.currentTimeMillis)
+        })
+        const turn = yield* send(
+          client(id).Open({ workspaceId: principal.workspaceId, traceId: yield* currentTraceId }),
+          "The session's opening is still running"
+        ).pipe(
+          // Only a workflow deleted meanwhile takes the session along.
+          Effect.catchTag("WorkflowSimSessionNotFound", () => workflowOf(principal, workflowId).pipe(Effect.zipRight(Effect.dieMessage("the started session vanished"))))
+        )
+        const session = yield* sessions.find(principal.workspaceId, id)
+        if (Option.isNone(session)) return yield* Effect.dieMessage("the started session vanished")
+        return { session: session.value, turn }
+      })
+
+      const turn = Effect.fn("WorkflowSimulator.turn")(function*(
+        principal: Principal,
+        sessionId: WorkflowSimSessionId,
+        request: WorkflowSimTurnRequest,
+        idempotencyKey: string | undefined
+      ) {
+        if (Option.isNone(yield* sessions.find(principal.workspaceId, sessionId))) {
+          return yield* new WorkflowSimSessionNotFound({
+            sessionId,
+            message: `No simulator session ${sessionId} in this workspace`
+          })
+        }
+        return yield* send(
+          client(sessionId).Turn({
+            workspaceId: principal.workspaceId,
+            message: request,
+            idempotencyKey: idempotencyKey ?? uuidv7(),
+            bodyHash: bodyHashOf(request),
+            traceId: yield* currentTraceId
+          }),
+          "This turn is still being processed; retry with the same key"
+        )
+      })
+
+      const list = Effect.fn("WorkflowSimulator.list")(
+        function*(principal: Principal, workflowId: WorkflowId, params: ListParams) {
+          yield* workflowOf(principal, workflowId)
+          const { limit, offset } = pageOf(params)
+          const { items, total } = yield* sessions.page(principal.workspaceId, workflowId, limit, offset)
+          return { items, total, limit, offset }
+        }
+      )
+
+      return { start, turn, list } as const
+    }),
+    dependencies: [WorkflowRepo.Default, WorkflowSimSessionRepo.Default]
+  }
+) {}
