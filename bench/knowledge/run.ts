@@ -35,7 +35,7 @@ import { AiAgentKnowledgeRepo } from "../../src/persistence/aiAgents/AiAgentKnow
 import { KnowledgeIndexRepo } from "../../src/persistence/aiAgents/KnowledgeIndexRepo.js"
 import { MigratorLive, SqlLive } from "../../src/persistence/Sql.js"
 import { KnowledgeIndexer } from "../../src/services/aiAgents/KnowledgeIndexer.js"
-import { KnowledgeSearch } from "../../src/services/aiAgents/KnowledgeSearch.js"
+import { KnowledgeSearch, RERANKED } from "../../src/services/aiAgents/KnowledgeSearch.js"
 import { emptyDatabase } from "../../test/support/TestDatabase.js"
 import { runBench } from "../support/Run.js"
 import { percentile } from "../turns/Load.js"
@@ -164,14 +164,23 @@ const parleyRanks = (
   corpus: Corpus,
   agentId: AiAgentId,
   keys: ReadonlyMap<string, string>,
-  ranking: Partial<LexicalRanking> = {}
+  ranking: Partial<LexicalRanking> = {},
+  candidates?: number
 ) =>
   Effect.gen(function*() {
     const search = yield* KnowledgeSearch
     return yield* Effect.forEach(corpus.queries, (query) =>
       Effect.map(
-        // 50 results, for MRR; the re-ranked candidates are the default (50), so the top 5 are what `limit: 5` answers.
-        search.search({ agentId, documentIds: null, query: query.text, limit: 50, widenBelow: 0, ranking }),
+        // 50 results, for MRR; as many re-ranked as `limit: 5` would, so the top 5 are its answer.
+        search.search({
+          agentId,
+          documentIds: null,
+          query: query.text,
+          limit: 50,
+          widenBelow: 0,
+          ranking,
+          candidates: candidates ?? RERANKED
+        }),
         (hits) => {
           const ranking = [...new Set(hits.map((hit) => keys.get(hit.documentId)!))]
           const at = ranking.indexOf(query.answer)
@@ -240,8 +249,9 @@ const latency = (corpus: Corpus, size: number, perCopy: number) =>
   })
 
 /**
- * Part 3: the fusion's weights and k1 swept on BANKING77's held-out split; each setting's figures,
- * then the best by recall@5 (MRR breaking ties).
+ * Part 3: the fusion's weights swept on BANKING77's held-out split (k1 = 1.2, 50 re-ranked), then
+ * the best pair with k1 = 2 and with 20 or 30 re-ranked; each setting's figures, and the best by
+ * recall@5 (MRR breaking ties).
  */
 const tune = Effect.gen(function*() {
   const all = banking77("held-out")
@@ -250,24 +260,28 @@ const tune = Effect.gen(function*() {
   const loaded = yield* load(heldOut)
   console.log(`\n${heldOut.name}: ${heldOut.queries.length} queries; defaults ${JSON.stringify(LEXICAL_DEFAULTS)}`)
   console.log(`  ${"".padEnd(34)} ${"recall@1".padStart(9)} ${"recall@5".padStart(9)} ${"MRR".padStart(7)}`)
-  const results: Array<{ readonly label: string; readonly quality: Quality }> = []
-  for (const k1 of [1.2, 2]) {
-    for (const sentenceWeight of [0, 0.5, 1, 1.5, 2]) {
-      for (const wordWeight of [0, 0.5, 1]) {
-        const ranking = { k1, sentenceWeight, wordWeight }
-        const quality = score(yield* parleyRanks(heldOut, loaded.agentId, loaded.keys, ranking))
-        const label = `k1 ${k1}, sentence ${sentenceWeight}, words ${wordWeight}`
-        results.push({ label, quality })
-        console.log(row(label, quality))
-      }
-    }
+  type Setting = { readonly ranking: Partial<LexicalRanking>; readonly candidates: number }
+  const tried: Array<{ readonly setting: Setting; readonly quality: Quality }> = []
+  const best = () =>
+    tried.reduce((a, b) =>
+      b.quality.recall5 > a.quality.recall5 || (b.quality.recall5 === a.quality.recall5 && b.quality.mrr > a.quality.mrr)
+        ? b
+        : a
+    )
+  const labelOf = ({ candidates, ranking }: Setting) =>
+    `k1 ${ranking.k1}, sent ${ranking.sentenceWeight}, words ${ranking.wordWeight}, ${candidates}`
+  const attempt = (setting: Setting) =>
+    Effect.gen(function*() {
+      const quality = score(yield* parleyRanks(heldOut, loaded.agentId, loaded.keys, setting.ranking, setting.candidates))
+      tried.push({ setting, quality })
+      console.log(row(labelOf(setting), quality))
+    })
+  for (const sentenceWeight of [0, 1, 1.5, 2, 3]) {
+    for (const wordWeight of [0, 0.5, 1]) yield* attempt({ ranking: { k1: 1.2, sentenceWeight, wordWeight }, candidates: 50 })
   }
-  const best = results.reduce((a, b) =>
-    b.quality.recall5 > a.quality.recall5 || (b.quality.recall5 === a.quality.recall5 && b.quality.mrr > a.quality.mrr)
-      ? b
-      : a
-  )
-  console.log(row(`best: ${best.label}`, best.quality))
+  yield* attempt({ ranking: { ...best().setting.ranking, k1: 2 }, candidates: 50 })
+  for (const candidates of [20, 30]) yield* attempt({ ranking: best().setting.ranking, candidates })
+  console.log(row(`best: ${labelOf(best().setting)}`, best().quality))
 })
 
 const onBackend = <A, E>(

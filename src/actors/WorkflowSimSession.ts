@@ -4,7 +4,8 @@
  * conversationally. Two messages: `Open` runs the opening (turn 0: from the
  * trigger to the first input or wait, or the end) once; `Turn` hands the next
  * message or payload to the wait the session stands at and runs on to the
- * next one. Both are persisted and uninterruptible, as the Assistants'
+ * next one (running the opening first, should its message not have come
+ * yet). Both are persisted and uninterruptible, as the Assistants'
  * `RuntimeSession` turn (see there): a turn survives the death of the node
  * running it, a caller that gives up does not stop it, and the message's
  * primary key (the caller's workspace, the idempotency key and the body hash)
@@ -20,7 +21,7 @@ import { ClusterSchema, Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { Schema } from "effect"
 import * as Crypto from "node:crypto"
-import { NotReady, ValidationFailed } from "../domain/HttpErrors.js"
+import { ValidationFailed } from "../domain/HttpErrors.js"
 import { IdempotencyKey, IdempotencyKeyReused } from "../domain/Idempotency.js"
 import { WorkspaceId } from "../domain/identity/Ids.js"
 import { Sha256Hex } from "../domain/Sha256Hex.js"
@@ -77,8 +78,7 @@ export const SimTurn = Rpc.make("Turn", {
     WorkflowSimSessionNotFound,
     WorkflowSimSessionEnded,
     IdempotencyKeyReused,
-    ValidationFailed,
-    NotReady
+    ValidationFailed
   ),
   primaryKey: simTurnMessageKey
 }).annotate(ClusterSchema.Persisted, true)

@@ -11,7 +11,9 @@
  *   a message of the wrong kind for the wait the session stands at (a `text`
  *   where a payload is expected or the reverse, an approval that is no
  *   `ApprovalDecision`: `ValidationFailed`, nothing changed); otherwise hands
- *   the message to that wait and runs on to the next wait or the end.
+ *   the message to that wait and runs on to the next wait or the end. A turn
+ *   that finds the opening not yet run (its message still to come, or lost
+ *   with the node that stored the session) runs it first.
  *
  * A run always starts again from the trigger: the journal answers every node
  * execution and every wait it already holds (by the interpreter's execution
@@ -32,7 +34,7 @@ import { Entity } from "@effect/cluster"
 import { SqlError } from "@effect/sql"
 import { Cause, Data, Effect, Either, Exit, Option, Schema } from "effect"
 import { storable } from "../domain/aiAgents/StorableJson.js"
-import { NotReady, ValidationFailed } from "../domain/HttpErrors.js"
+import { ValidationFailed } from "../domain/HttpErrors.js"
 import { IdempotencyKeyReused } from "../domain/Idempotency.js"
 import type { JsonObject, JsonValue } from "../domain/Json.js"
 import type { NodeResult } from "../domain/workflows/engine/NodeResult.js"
@@ -81,7 +83,10 @@ const storableResult = (result: WorkflowSimTurnResult) =>
 const expectsText = (wait: PendingWait) => wait.kind === "input" && wait.expect !== "json"
 
 /** The payload the turn's message hands to the wait the session stands at, or why it cannot. */
-const acceptable = (wait: PendingWait, message: WorkflowSimTurnRequest): Effect.Effect<WaitResult, ValidationFailed> => {
+const acceptable = (
+  wait: PendingWait,
+  message: WorkflowSimTurnRequest
+): Effect.Effect<WaitResult, ValidationFailed> => {
   const where = `node ${wait.nodeId}`
   if ("text" in message) {
     return expectsText(wait)
@@ -255,6 +260,13 @@ export const WorkflowSimSessionLive = WorkflowSimSession.toLayer(
         return { result, entries } satisfies Outcome
       })
 
+    const ended = (status: WorkflowSimStatus) =>
+      new WorkflowSimSessionEnded({
+        sessionId,
+        status,
+        message: `The session has ${status} and takes no more turns; start a new one`
+      })
+
     /** Commits the turn, fenced: another owner by now kills it as a defect (the entity restarts and reruns it). */
     const commit = (
       outcome: Outcome,
@@ -276,7 +288,8 @@ export const WorkflowSimSessionLive = WorkflowSimSession.toLayer(
           traceId: outcome.result.traceId,
           entries: outcome.entries
         }),
-        (committed) => committed ? Effect.succeed(outcome.result) : Effect.die(new FencedOut({ sessionId, epoch: epoch! }))
+        (committed) =>
+          committed ? Effect.succeed(outcome.result) : Effect.die(new FencedOut({ sessionId, epoch: epoch! }))
       )
 
     return WorkflowSimSession.of({
@@ -290,7 +303,9 @@ export const WorkflowSimSessionLive = WorkflowSimSession.toLayer(
         return yield* commit(yield* advance(state, 0, undefined, payload.traceId), null)
       }),
       Turn: Effect.fnUntraced(function*({ payload }) {
-        const { prior, state } = yield* load(payload.workspaceId, payload.idempotencyKey)
+        const loaded = yield* load(payload.workspaceId, payload.idempotencyKey)
+        const prior = loaded.prior
+        let state = loaded.state
         if (Option.isSome(prior)) {
           if (prior.value.bodyHash !== payload.bodyHash) {
             return yield* new IdempotencyKeyReused({
@@ -300,17 +315,14 @@ export const WorkflowSimSessionLive = WorkflowSimSession.toLayer(
           }
           return prior.value.result
         }
-        if (state.status === "completed" || state.status === "failed") {
-          return yield* new WorkflowSimSessionEnded({
-            sessionId,
-            status: state.status,
-            message: `The session has ${state.status === "completed" ? "completed" : "failed"} and takes no more ` +
-              "turns; start a new one"
-          })
+        if (state.status === "completed" || state.status === "failed") return yield* ended(state.status)
+        if (state.status === "running") {
+          // The opening has not run yet (its message is still to come, or was lost with its node): it runs first.
+          yield* commit(yield* advance(state, 0, undefined, payload.traceId), null)
+          state = (yield* load(payload.workspaceId, null)).state
+          if (state.status !== "waiting-input") return yield* ended(state.status)
         }
-        if (state.status === "running" || state.waitingFor === null) {
-          return yield* new NotReady({ message: "The session is still starting; retry with the same key" })
-        }
+        if (state.waitingFor === null) return yield* Effect.dieMessage(`Simulator session ${sessionId} waits for nothing`)
         const received = yield* acceptable(state.waitingFor, payload.message)
         const outcome = yield* advance(state, state.turnCount + 1, received, payload.traceId)
         return yield* commit(outcome, {

@@ -129,6 +129,16 @@ export class WorkflowRepo extends Effect.Service<WorkflowRepo>()("parley/persist
           Effect.map((rows) => rows.length === 1),
           Effect.orDie,
           Effect.withSpan("WorkflowRepo.remove")
+        ),
+      /** The chains with a run not yet ended whose steps run the workflow, by slug. */
+      runningChains: (workspaceId: WorkspaceId, id: WorkflowId) =>
+        sql<{ chainSlug: string }>`SELECT DISTINCT chain_slug FROM chain_runs
+          WHERE workspace_id = ${workspaceId} AND status IN ('queued', 'running', 'paused')
+            AND steps @> ${JSON.stringify([{ workflowId: id }])}::jsonb
+          ORDER BY chain_slug`.pipe(
+          Effect.map((rows) => rows.map((row) => row.chainSlug)),
+          Effect.orDie,
+          Effect.withSpan("WorkflowRepo.runningChains")
         )
     } as const
   })

@@ -35,13 +35,19 @@ export interface KnowledgeQuery {
   readonly limit: number
   /** Passages whose fused score (0 to 1) is below this are left out. */
   readonly minScore?: number
-  /** How many of BM25's best chunks the trigram similarities re-rank (at least `limit`; 50 unless told). */
+  /**
+   * How many of BM25's best chunks the trigram similarities re-rank (`limit` but at least `RERANKED`
+   * unless told); results past them keep BM25's order.
+   */
   readonly candidates?: number
   /** Widen a hit shorter than this many characters by its neighbours (200 unless told; 0: never). */
   readonly widenBelow?: number
   /** Other ranking parameters than `LEXICAL_DEFAULTS` (the benchmark's tuning on its held-out split). */
   readonly ranking?: Partial<LexicalRanking>
 }
+
+/** How many of BM25's best chunks the trigram similarities re-rank unless told (chosen with the weights). */
+export const RERANKED = 30
 
 const keyOf = (chunk: ChunkKey) => `${chunk.documentId}:${chunk.ordinal}`
 
@@ -112,12 +118,15 @@ export class KnowledgeSearch extends Effect.Service<KnowledgeSearch>()("parley/s
       if (query === "" || request.documentIds?.length === 0) return [] as Array<KnowledgeCitation>
       const scope = { agentId: request.agentId, documentIds: request.documentIds }
       const ranking = { ...LEXICAL_DEFAULTS, ...request.ranking }
-      const wanted = Math.max(request.limit, request.candidates ?? 50)
+      const reranked = request.candidates ?? Math.max(request.limit, RERANKED)
+      const wanted = Math.max(request.limit, reranked)
       const lexical = yield* bm25(scope, query, wanted, ranking)
       yield* Effect.annotateCurrentSpan({ candidates: lexical.candidates, exact: lexical.exact })
       const keys = lexical.best.length > 0 ? lexical.best : yield* index.trigram(scope, query, wanted)
       if (keys.length === 0) return []
-      const passages = new Map((yield* index.passages(keys, query)).map((passage) => [keyOf(passage), passage]))
+      const passages = new Map(
+        (yield* index.passages(keys, query, reranked)).map((passage) => [keyOf(passage), passage])
+      )
       const scores = new Map(lexical.best.map((chunk) => [keyOf(chunk), chunk.bm25]))
       const hits = fuseLexical(
         keys.flatMap((key) => {

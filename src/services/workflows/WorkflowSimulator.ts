@@ -31,7 +31,7 @@ import { validateRunInput } from "../../domain/workflows/engine/RunInput.js"
 import { type WorkflowId, WorkflowSimSessionId } from "../../domain/workflows/Ids.js"
 import { WorkflowNotFound } from "../../domain/workflows/Workflow.js"
 import type { WorkflowGraph } from "../../domain/workflows/WorkflowGraph.js"
-import { type WorkflowSimSessionStart, WorkflowSimSessionNotFound } from "../../domain/workflows/WorkflowSimSession.js"
+import { WorkflowSimSessionNotFound, type WorkflowSimSessionStart } from "../../domain/workflows/WorkflowSimSession.js"
 import type { WorkflowSimTurnRequest } from "../../domain/workflows/WorkflowSimTurn.js"
 import { WorkflowRepo } from "../../persistence/workflows/WorkflowRepo.js"
 import { WorkflowSimSessionRepo } from "../../persistence/workflows/WorkflowSimSessionRepo.js"
@@ -146,7 +146,11 @@ export class WorkflowSimulator extends Effect.Service<WorkflowSimulator>()(
           "The session's opening is still running"
         ).pipe(
           // Only a workflow deleted meanwhile takes the session along.
-          Effect.catchTag("WorkflowSimSessionNotFound", () => workflowOf(principal, workflowId).pipe(Effect.zipRight(Effect.dieMessage("the started session vanished"))))
+          Effect.catchTag(
+            "WorkflowSimSessionNotFound",
+            () =>
+              workflowOf(principal, workflowId).pipe(Effect.zipRight(Effect.dieMessage("the started session vanished")))
+          )
         )
         const session = yield* sessions.find(principal.workspaceId, id)
         if (Option.isNone(session)) return yield* Effect.dieMessage("the started session vanished")

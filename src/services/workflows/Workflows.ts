@@ -18,7 +18,8 @@
  *
  * Creates, draft writes, deletes, publishes and restores record an audit event
  * (resource `workflow`, its id) in the same transaction. Deleting a workflow
- * takes its versions along; `WorkflowInUse` is for chains that run it.
+ * takes its versions along, and is refused (`WorkflowInUse`) while a chain
+ * has a run under way (queued, running or paused) with it among its steps.
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
@@ -32,6 +33,7 @@ import { WorkflowPublishRefused } from "../../domain/workflows/PublishProblem.js
 import {
   type Workflow,
   type WorkflowCreate,
+  WorkflowInUse,
   type WorkflowListParams,
   WorkflowNotFound,
   type WorkflowPatch
@@ -176,6 +178,14 @@ export class Workflows extends Effect.Service<Workflows>()("parley/services/work
 
     const remove = Effect.fn("Workflows.delete")(function*(principal: Principal, id: WorkflowId, origin: Origin) {
       const workflow = yield* locked(principal, id)
+      const chains = yield* repo.runningChains(principal.workspaceId, workflow.id)
+      if (chains.length > 0) {
+        return yield* new WorkflowInUse({
+          workflowId: id,
+          chains,
+          message: `Runs of ${chains.join(", ")} are under way with this workflow; cancel them or let them end first`
+        })
+      }
       if (!(yield* repo.remove(principal.workspaceId, workflow.id))) return yield* workflowNotFound(id)
       // The event outlives the workflow: the workspace's audit log keeps it.
       yield* audit(principal, origin, id, "workflow.deleted")

@@ -297,6 +297,9 @@ const builtProbes: Record<
   "workflows.publish": { body: () => ({}), status: 404, tag: "WorkflowNotFound" },
   "workflows.listVersions": { status: 404, tag: "WorkflowNotFound" },
   "workflows.restoreVersion": { status: 404, tag: "WorkflowNotFound" },
+  "workflowSimulator.startSession": { body: () => ({}), status: 404, tag: "WorkflowNotFound" },
+  "workflowSimulator.sendTurn": { body: () => ({ text: "hello" }), status: 404, tag: "WorkflowSimSessionNotFound" },
+  "workflowSimulator.listSessions": { status: 404, tag: "WorkflowNotFound" },
   "chains.list": { status: 200 },
   "chains.create": {
     body: () => ({ slug: `matrix-chain-${process.pid}-${++matrixAgents}`, name: "Matrix chain" }),

@@ -229,12 +229,21 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("Chain runs
       const slug = yield* chainOf(client, [{ id: "hold", workflowId: waiting }])
       const started = yield* client.chains.run({ path: { slug }, headers: {}, payload: { input: {} } })
       yield* until(client, slug, started.id, ["paused"])
+      const inUse = yield* Effect.flip(client.workflows.delete({ path: { id: waiting } }))
+      expect(inUse._tag).toBe("WorkflowInUse")
+      expect(inUse._tag === "WorkflowInUse" && inUse.chains).toEqual([slug])
       const cancelled = yield* client.chains.cancelRun({ path: { slug, run_id: started.id } })
       expect(cancelled.status).toBe("cancelled")
       const again = yield* Effect.flip(client.chains.cancelRun({ path: { slug, run_id: started.id } }))
       expect(again._tag).toBe("ChainRunFinished")
       const detail = yield* client.chains.getRun({ path: { slug, run_id: started.id } })
       expect(detail.steps.map((step) => step.status)).toEqual(["cancelled"])
+      // No run under way any more: the workflow can go (the chain's step then names a workflow it lacks).
+      yield* client.workflows.delete({ path: { id: waiting } })
+      const gone = yield* Effect.flip(client.chains.run({ path: { slug }, headers: {}, payload: { input: {} } }))
+      expect(gone._tag === "ChainNotRunnable" && gone.problems.map((problem) => problem.code)).toEqual([
+        "workflow-missing"
+      ])
 
       const draft = yield* client.workflows.create({
         payload: Schema.decodeUnknownSync(WorkflowCreate)({ name: "Draft" })

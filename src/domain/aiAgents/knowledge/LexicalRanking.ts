@@ -35,14 +35,14 @@ export const LEXICAL_DEFAULTS: LexicalRanking = {
   candidateCap: 2000
 }
 
-/** A candidate with what the fusion reads. */
+/** A candidate with what the fusion reads; the similarities are null past the candidates re-ranked. */
 export interface LexicalCandidate<Key> {
   readonly key: Key
   readonly bm25: number
   /** Trigram similarity (0 to 1) of the query to the chunk's best-matching sentence. */
-  readonly sentenceSimilarity: number
+  readonly sentenceSimilarity: number | null
   /** `word_similarity` (0 to 1) of the query to the chunk. */
-  readonly wordSimilarity: number
+  readonly wordSimilarity: number | null
 }
 
 /** A candidate's fused score (0 to 1). */
@@ -51,21 +51,32 @@ export interface Ranked<Key> {
   readonly score: number
 }
 
-/** The candidates by fused score, best first; ties keep the candidates' order. */
+/**
+ * The re-ranked candidates (those with similarities) by fused score, best first, ties in the
+ * candidates' order; then the others in their order (BM25's), each scored as if its similarities
+ * were 0 but never above the last re-ranked one.
+ */
 export const fuseLexical = <Key>(
   candidates: ReadonlyArray<LexicalCandidate<Key>>,
   ranking: Pick<LexicalRanking, "sentenceWeight" | "wordWeight"> = LEXICAL_DEFAULTS
 ): Array<Ranked<Key>> => {
   const best = candidates.reduce((max, candidate) => Math.max(max, candidate.bm25), 0)
   const total = (best > 0 ? 1 : 0) + ranking.sentenceWeight + ranking.wordWeight
-  return candidates
-    .map((candidate, order) => ({
-      key: candidate.key,
-      order,
-      score: total === 0 ? 0 : ((best > 0 ? candidate.bm25 / best : 0) +
-        ranking.sentenceWeight * candidate.sentenceSimilarity +
-        ranking.wordWeight * candidate.wordSimilarity) / total
-    }))
+  const fused = (candidate: LexicalCandidate<Key>) =>
+    total === 0 ? 0 : ((best > 0 ? candidate.bm25 / best : 0) +
+      ranking.sentenceWeight * (candidate.sentenceSimilarity ?? 0) +
+      ranking.wordWeight * (candidate.wordSimilarity ?? 0)) / total
+  const reranked = candidates
+    .filter((candidate) => candidate.sentenceSimilarity !== null || candidate.wordSimilarity !== null)
+    .map((candidate, order) => ({ key: candidate.key, order, score: fused(candidate) }))
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .map(({ key, score }) => ({ key, score }))
+  let floor = reranked.length > 0 ? reranked[reranked.length - 1]!.score : 1
+  const rest = candidates
+    .filter((candidate) => candidate.sentenceSimilarity === null && candidate.wordSimilarity === null)
+    .map((candidate) => {
+      floor = Math.min(floor, fused(candidate))
+      return { key: candidate.key, score: floor }
+    })
+  return [...reranked, ...rest]
 }
