@@ -33,6 +33,7 @@
  *   npm run bench:workflows -- --kills 3 --seconds 10
  */
 import { Duration, Effect } from "effect"
+import * as Fs from "node:fs"
 import * as Os from "node:os"
 import Pg from "pg"
 import type { ChainRunId } from "../../src/domain/workflows/Ids.js"
@@ -59,7 +60,7 @@ import { baseline, createBaselineTables, DOUBLE, LABEL, TOOL_STEP } from "./Base
 const flag = (name: string, fallback: number): number => {
   const index = process.argv.indexOf(`--${name}`)
   const value = index < 0 ? Number.NaN : Number(process.argv[index + 1])
-  return Number.isFinite(value) && value > 0 ? value : fallback
+  return Number.isFinite(value) && value >= 0 ? value : fallback
 }
 
 const KILLS = flag("kills", 10)
@@ -83,6 +84,18 @@ const NODE_ENV: Record<string, string> = {
   ...Object.fromEntries(SHARD_SETTINGS.flatMap((name) => process.env[name] ? [[name, process.env[name]!]] : []))
 }
 
+/** The CPU time a process has used so far, in ms (Linux: utime + stime from /proc). */
+const cpuMs = (pid: number): number => {
+  const fields = Fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+}
+
+/** Transactions committed in the current database so far. */
+const commits = (pg: Pg.Client) =>
+  Effect.promise(() =>
+    pg.query<{ xact_commit: string }>(`SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`)
+  ).pipe(Effect.map((result) => Number(result.rows[0]!.xact_commit)))
+
 const ms = (value: number) => `${value.toFixed(1)} ms`
 const seconds = (value: number) => `${(value / 1000).toFixed(2)} s`
 const spread = (values: ReadonlyArray<number>) => `p50 ${ms(percentile(values, 50))}, p99 ${ms(percentile(values, 99))}`
@@ -94,9 +107,9 @@ const benchChain = (url: string, pg: Pg.Client, tool: StepTool) =>
     yield* Effect.promise(() => pg.query(`UPDATE users SET email_verified_at = now()`))
     const client = yield* clientAt(url, token)
     const toolId = yield* createStepTool(client, tool)
-    const double = yield* transformWorkflow(client, "Double", DOUBLE)
+    const double = yield* transformWorkflow(client, "Double", DOUBLE, [["amount", "number"]])
     const notify = yield* callWorkflow(client, toolId, TOOL_STEP)
-    const label = yield* transformWorkflow(client, "Label", LABEL)
+    const label = yield* transformWorkflow(client, "Label", LABEL, [["answer", "object"]])
     const slug = yield* createChain(client, [
       { id: "double", workflowId: double },
       { id: "notify", workflowId: notify },
@@ -194,7 +207,7 @@ const throughputPart = Effect.gen(function*() {
       headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
       body: JSON.stringify({ input: { amount: n } })
     })
-    const body = await response.json()
+    const body = (await response.json()) as { readonly id: string }
     if (response.status !== 202) throw new Error(`run answered ${response.status}: ${JSON.stringify(body)}`)
     runIds.get(phase)?.push(body.id)
     const status = await ended(body.id)
@@ -221,12 +234,19 @@ const throughputPart = Effect.gen(function*() {
     return times
   })
 
-  const results: Array<{ concurrency: number; parley: Loop; plain: Loop }> = []
+  const pid = cluster.nodes[0]!.pid
+  const results: Array<{ concurrency: number; parley: Loop; plain: Loop; cpu: number; commits: number }> = []
   for (const concurrency of CONCURRENCY) {
     phaseOf(`c${concurrency}`)
+    const cpuBefore = cpuMs(pid)
+    const commitsBefore = yield* commits(pg)
     const parley = yield* closedLoop(concurrency, SECONDS, parleyRun)
+    const cpu = (cpuMs(pid) - cpuBefore) / parley.runs
+    // PostgreSQL publishes a backend's counters when it goes idle, at most every second (PGSTAT_MIN_INTERVAL).
+    yield* Effect.sleep(Duration.seconds(11))
+    const committed = ((yield* commits(pg)) - commitsBefore) / parley.runs
     const baselineLoop = yield* closedLoop(concurrency, SECONDS, (n) => plain.run({ amount: n }).then(() => undefined))
-    results.push({ concurrency, parley, plain: baselineLoop })
+    results.push({ concurrency, parley, plain: baselineLoop, cpu, commits: committed })
   }
 
   // The runs at 1, as the database has them: created to finished, and each step's attempt with its node executions.
@@ -253,15 +273,26 @@ const throughputPart = Effect.gen(function*() {
       `loopback tool, transform); closed loop, ${SECONDS} s per figure; the baseline is the same steps in plain ` +
       `Node + pg, one row per step`
   )
-  for (const { concurrency, parley, plain: base } of results) {
+  for (const { commits, concurrency, cpu, parley, plain: base } of results) {
     console.log(
       `   ${String(concurrency).padStart(2)} concurrent: Parley ${parley.perSecond.toFixed(1)} runs/s (${
         spread(parley.latencies)
-      }, ${parley.failed} failed); baseline ${base.perSecond.toFixed(1)} runs/s (${spread(base.latencies)}, ${
-        base.failed
-      } failed); Parley / baseline ${(parley.perSecond / base.perSecond).toFixed(3)}`
+      }, ${parley.failed} failed; node CPU ${ms(cpu)} and ${commits.toFixed(0)} PostgreSQL commits per run); ` +
+        `baseline ${base.perSecond.toFixed(1)} runs/s (${spread(base.latencies)}, ${base.failed} failed); ` +
+        `Parley / baseline ${(parley.perSecond / base.perSecond).toFixed(3)}`
     )
   }
+  const activities = yield* Effect.promise(() =>
+    pg.query<{ tag: string; count: number }>(
+      `SELECT tag, count(*)::int AS count FROM cluster_messages WHERE entity_type = 'Workflow/ChainRun' GROUP BY tag`
+    )
+  )
+  const started = [...runIds.values()].reduce((sum, ids) => sum + ids.length, 0)
+  console.log(
+    `   cluster messages per run: ${
+      activities.rows.map((row) => `${row.tag} ${(row.count / started).toFixed(1)}`).join(", ")
+    }`
+  )
   const atOne = results[0]!.parley.latencies
   console.log(
     `   the steps' own work (two JSONata transforms and the POST, in this process, ${OWN_WORK_SAMPLES} samples): ` +
@@ -369,8 +400,10 @@ const main = Effect.gen(function*() {
       }`
   )
   yield* Effect.scoped(throughputPart)
-  console.log(`\n2. recovery after kill -9 on three nodes (LocalCluster, the bundle), ${KILLS} kills`)
-  yield* Effect.scoped(recoveryPart)
+  if (KILLS > 0) {
+    console.log(`\n2. recovery after kill -9 on three nodes (LocalCluster, the bundle), ${KILLS} kills`)
+    yield* Effect.scoped(recoveryPart)
+  }
   console.log(`\nload average at the end: ${loadAverage()}`)
 })
 

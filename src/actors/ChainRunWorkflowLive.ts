@@ -25,8 +25,10 @@ import { type WaitResult, WaitResult as WaitResultSchema } from "../domain/workf
 import { WorkflowRunFailed } from "../domain/workflows/engine/WorkflowRunFailed.js"
 import { ChainId } from "../domain/workflows/Ids.js"
 import { NodeTrace, RunFailure } from "../domain/workflows/NodeTrace.js"
+import { PendingWait } from "../domain/workflows/PendingWait.js"
 import { WorkflowGraph } from "../domain/workflows/WorkflowGraph.js"
 import { ChainRunRepo } from "../persistence/workflows/ChainRunRepo.js"
+import { ChainEvents } from "../services/workflows/ChainEvents.js"
 import { WorkflowCallouts } from "../services/workflows/WorkflowCallouts.js"
 import { ChainRunWorkflow, waitDeferred } from "./ChainRunWorkflow.js"
 
@@ -67,6 +69,7 @@ export const ChainRunWorkflowLive = ChainRunWorkflow.toLayer(
   Effect.fn("ChainRunWorkflow.run")(function*({ generation, runId }) {
     const runs = yield* ChainRunRepo
     const callouts = yield* WorkflowCallouts
+    const events = yield* ChainEvents
 
     const act = <A, I, E = never, EI = never, R = never>(
       name: string,
@@ -100,7 +103,17 @@ export const ChainRunWorkflowLive = ChainRunWorkflow.toLayer(
       act(
         `finish`,
         Schema.Void,
-        Effect.asVoid(Effect.flatMap(now, (at) => runs.finish(runId, status, output, error, at)))
+        Effect.gen(function*() {
+          const ended = yield* runs.finish(runId, status, output, error, yield* now)
+          if (!ended) return
+          yield* events.send({
+            type: status === "succeeded" ? "chain.run.succeeded" : "chain.run.failed",
+            chainId: plan.chainId,
+            runId,
+            generation,
+            data: status === "succeeded" ? { status, output } : { status, error: error as unknown as JsonValue }
+          })
+        })
       )
 
     const history = new Map(plan.history.map((entry) => [entry.stepId, entry]))
@@ -182,6 +195,14 @@ export const ChainRunWorkflowLive = ChainRunWorkflow.toLayer(
                     key: waitKey
                   }, at)
                   yield* runs.markStep(runId, step.id, attempt, "paused", null, null, at)
+                  yield* events.send({
+                    type: "chain.run.paused",
+                    chainId: plan.chainId,
+                    runId,
+                    generation,
+                    discriminator: waitKey.replace(/[^A-Za-z0-9]+/g, "-"),
+                    data: { status: "paused", waitingFor: [yield* encodeWait({ ...request.wait, stepId: step.id })] }
+                  })
                 })
               )
               const result: WaitResult = request.timeoutSeconds === undefined
@@ -318,6 +339,8 @@ export const ChainRunWorkflowLive = ChainRunWorkflow.toLayer(
     yield* finish("succeeded", previous, null)
   })
 )
+
+const encodeWait = (wait: PendingWait) => Effect.orDie(Schema.encode(PendingWait)(wait)) as Effect.Effect<JsonValue>
 
 const graphOf = (resolved: typeof Resolved.Type) => resolved.graph
 

@@ -322,7 +322,9 @@ export const WorkflowSimSessionLive = WorkflowSimSession.toLayer(
           state = (yield* load(payload.workspaceId, null)).state
           if (state.status !== "waiting-input") return yield* ended(state.status)
         }
-        if (state.waitingFor === null) return yield* Effect.dieMessage(`Simulator session ${sessionId} waits for nothing`)
+        if (state.waitingFor === null) {
+          return yield* Effect.dieMessage(`Simulator session ${sessionId} waits for nothing`)
+        }
         const received = yield* acceptable(state.waitingFor, payload.message)
         const outcome = yield* advance(state, state.turnCount + 1, received, payload.traceId)
         return yield* commit(outcome, {

@@ -119,7 +119,13 @@ const edge = (source: string, target: string, sourceHandle?: string) => ({
   target,
   ...(sourceHandle === undefined ? {} : { sourceHandle })
 })
-const trigger = { id: "start", type: "trigger", position: at(0), data: { kind: "chain", inputs: [] } }
+/** A trigger declaring these inputs (name and JSON type). */
+const trigger = (inputs: ReadonlyArray<readonly [string, string]>) => ({
+  id: "start",
+  type: "trigger",
+  position: at(0),
+  data: { kind: "chain", inputs: inputs.map(([name, type]) => ({ name, type })) }
+})
 const output = (id: string, expression: string) => ({
   id,
   type: "output",
@@ -152,18 +158,19 @@ export const createStepTool = (client: ChainClient, tool: StepTool) =>
     })
   }).pipe(Effect.map((created) => created.id as string))
 
-/** Creates and publishes a workflow of these nodes and edges; its id. */
+/** Creates and publishes a workflow of these nodes and edges after a trigger declaring `inputs`; its id. */
 export const publishedWorkflow = (
   client: ChainClient,
   name: string,
   nodes: ReadonlyArray<unknown>,
-  edges: ReadonlyArray<unknown>
+  edges: ReadonlyArray<unknown>,
+  inputs: ReadonlyArray<readonly [string, string]> = []
 ) =>
   Effect.gen(function*() {
     const workflow = yield* client.workflows.create({
       payload: Schema.decodeUnknownSync(WorkflowCreate)({
         name,
-        graph: Schema.decodeUnknownSync(WorkflowGraph)({ nodes: [trigger, ...nodes], edges })
+        graph: Schema.decodeUnknownSync(WorkflowGraph)({ nodes: [trigger(inputs), ...nodes], edges })
       })
     })
     yield* client.workflows.publish({ path: { id: workflow.id }, headers: {}, payload: { note: "" } })
@@ -177,12 +184,17 @@ export const callWorkflow = (client: ChainClient, toolId: string, step: string) 
     output("done", `{ "step": ${JSON.stringify(step)}, "answer": vars.call.body }`)
   ], [edge("start", "call"), edge("call", "done")])
 
-/** A workflow of one JSONata transform of its input; its output `{ value }`. */
-export const transformWorkflow = (client: ChainClient, name: string, expression: string) =>
+/** A workflow of one JSONata transform of its input (declaring `inputs`); its output `{ value }`. */
+export const transformWorkflow = (
+  client: ChainClient,
+  name: string,
+  expression: string,
+  inputs: ReadonlyArray<readonly [string, string]>
+) =>
   publishedWorkflow(client, name, [
     { id: "calc", type: "transform", position: at(200), data: { expression, outputVariable: "value" } },
     output("done", "{ \"value\": vars.value }")
-  ], [edge("start", "calc"), edge("calc", "done")])
+  ], [edge("start", "calc"), edge("calc", "done")], inputs)
 
 /**
  * A workflow that calls the tool as `before`, waits for an approval, then

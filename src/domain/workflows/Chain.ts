@@ -7,6 +7,7 @@ import { Name } from "../Name.js"
 import { ListParams } from "../Pagination.js"
 import { Revision } from "../Revision.js"
 import { Slug } from "../Slug.js"
+import { HttpUrl } from "../Url.js"
 import { ChainSteps } from "./ChainStep.js"
 import { ChainId } from "./Ids.js"
 
@@ -30,6 +31,12 @@ export class Chain extends Model.Class<Chain>("Chain")({
   steps: Schema.optionalWith(ChainSteps, { default: () => [] }),
   /** Whether the signed public ingress route accepts events for this chain. */
   ingressEnabled: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+  /**
+   * Where Parley posts the chain's run events (`chain.run.paused`, `.succeeded`,
+   * `.failed`, `.cancelled`), signed with the chain's secret by the same
+   * Standard Webhooks scheme; null for none.
+   */
+  eventsUrl: Schema.optionalWith(Schema.NullOr(HttpUrl), { default: () => null }),
   /** The Standard Webhooks signing secret, encrypted at rest; answered in clear only at creation and rotation. */
   ingressSecret: Model.Sensitive(Schema.String),
   ingressSecretHint: Model.FieldExcept("jsonCreate", "jsonUpdate")(SecretHint),
@@ -50,7 +57,8 @@ export const ChainPatch = Schema.Struct({
   name: Schema.optional(Name),
   description: Schema.optional(Description),
   steps: Schema.optional(ChainSteps),
-  ingressEnabled: Schema.optional(Schema.Boolean)
+  ingressEnabled: Schema.optional(Schema.Boolean),
+  eventsUrl: Schema.optional(Schema.NullOr(HttpUrl))
 }).annotations({ identifier: "ChainPatch", parseOptions: { onExcessProperty: "error" } })
 
 /** The query of `GET /workflow-chains`: a page, optionally of names or slugs containing `q`. */

@@ -235,15 +235,15 @@ export class KnowledgeIndexRepo extends Effect.Service<KnowledgeIndexRepo>()(
          */
         passages: (keys: ReadonlyArray<ChunkKey>, query: string, similar: number) =>
           sql<Passage>`SELECT c.document_id, c.ordinal, d.title, c.heading, c.start_offset, c.end_offset, c.text,
-              CASE WHEN k.similar THEN word_similarity(${query}, c.text) END AS word_similarity,
-              CASE WHEN k.similar THEN (SELECT coalesce(max(similarity(${query}, sentence)), 0)
+              CASE WHEN k.rerank THEN word_similarity(${query}, c.text) END AS word_similarity,
+              CASE WHEN k.rerank THEN (SELECT coalesce(max(similarity(${query}, sentence)), 0)
                 FROM regexp_split_to_table(c.heading || chr(10) || c.text, ${SENTENCE_BREAK}) AS sentence
                 WHERE sentence <> '') END AS sentence_similarity
             FROM jsonb_to_recordset(${
             JSON.stringify(
-              keys.map((key, at) => ({ document_id: key.documentId, ordinal: key.ordinal, similar: at < similar }))
+              keys.map((key, at) => ({ document_id: key.documentId, ordinal: key.ordinal, rerank: at < similar }))
             )
-          }::jsonb) AS k(document_id uuid, ordinal integer, similar boolean)
+          }::jsonb) AS k(document_id uuid, ordinal integer, rerank boolean)
             JOIN ai_agent_knowledge_chunks c ON c.document_id = k.document_id AND c.ordinal = k.ordinal
             JOIN ai_agent_knowledge d ON d.id = c.document_id`.pipe(
             Effect.orDie,

@@ -19,6 +19,7 @@ export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
       description text NOT NULL DEFAULT '',
       steps jsonb NOT NULL DEFAULT '[]'::jsonb,
       ingress_enabled boolean NOT NULL DEFAULT false,
+      events_url text,
       ingress_secret text NOT NULL,
       ingress_secret_hint text NOT NULL,
       ingress_secret_rotated_at timestamptz NOT NULL,

@@ -20,6 +20,7 @@ export interface ChainInsert {
   readonly description: string
   readonly steps: ReadonlyArray<ChainStep>
   readonly ingressEnabled: boolean
+  readonly eventsUrl: string | null
   readonly sealedSecret: string
   readonly secretHint: string
   readonly at: Date
@@ -31,6 +32,7 @@ export interface ChainChanges {
   readonly description?: string | undefined
   readonly steps?: ReadonlyArray<ChainStep> | undefined
   readonly ingressEnabled?: boolean | undefined
+  readonly eventsUrl?: string | null | undefined
 }
 
 /** A pinned or live workflow version a chain step may name, as the workspace has it. */
@@ -43,7 +45,7 @@ export interface StepWorkflow {
 const BySlug = Schema.Struct({ workspaceId: WorkspaceId, slug: Slug })
 
 const columns = (sql: SqlClient.SqlClient) =>
-  sql`id, workspace_id, slug, name, description, steps, ingress_enabled, ingress_secret, ingress_secret_hint,
+  sql`id, workspace_id, slug, name, description, steps, ingress_enabled, events_url, ingress_secret, ingress_secret_hint,
     ingress_secret_rotated_at, revision, created_at, updated_at`
 
 /** The chains of a workspace, by slug. */
@@ -84,10 +86,12 @@ export class ChainRepo extends Effect.Service<ChainRepo>()("parley/persistence/C
         }).pipe(Effect.orDie, Effect.withSpan("ChainRepo.page")),
       /** A new chain at revision 1; false when the slug is taken in the workspace. */
       insert: (row: ChainInsert) =>
-        sql`INSERT INTO workflow_chains (id, workspace_id, slug, name, description, steps, ingress_enabled,
+        sql`INSERT INTO workflow_chains (id, workspace_id, slug, name, description, steps, ingress_enabled, events_url,
               ingress_secret, ingress_secret_hint, ingress_secret_rotated_at, revision, created_at, updated_at)
             VALUES (${row.id}, ${row.workspaceId}, ${row.slug}, ${row.name}, ${row.description},
-              ${JSON.stringify(row.steps)}::jsonb, ${row.ingressEnabled}, ${row.sealedSecret}, ${row.secretHint},
+              ${
+          JSON.stringify(row.steps)
+        }::jsonb, ${row.ingressEnabled}, ${row.eventsUrl}, ${row.sealedSecret}, ${row.secretHint},
               ${row.at}, 1, ${row.at}, ${row.at})
             ON CONFLICT (workspace_id, slug) DO NOTHING RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
@@ -108,6 +112,14 @@ export class ChainRepo extends Effect.Service<ChainRepo>()("parley/persistence/C
           Effect.orDie,
           Effect.withSpan("ChainRepo.findPublic")
         ),
+      /** The chain by its id, in whatever workspace (a run's events read it). */
+      findById: (id: ChainId) =>
+        sql`SELECT ${columns(sql)} FROM workflow_chains WHERE id = ${id}`.pipe(
+          Effect.flatMap(decodeChains),
+          Effect.map((chains) => Option.fromNullable(chains[0])),
+          Effect.orDie,
+          Effect.withSpan("ChainRepo.findById")
+        ),
       /** The chain, its row locked until the transaction ends. */
       lockBySlug: (workspaceId: WorkspaceId, slug: string) =>
         lockBySlug({ workspaceId, slug }).pipe(Effect.orDie, Effect.withSpan("ChainRepo.lockBySlug")),
@@ -119,7 +131,8 @@ export class ChainRepo extends Effect.Service<ChainRepo>()("parley/persistence/C
           ...(changes.name === undefined ? [] : [sql`name = ${changes.name}`]),
           ...(changes.description === undefined ? [] : [sql`description = ${changes.description}`]),
           ...(changes.steps === undefined ? [] : [sql`steps = ${JSON.stringify(changes.steps)}::jsonb`]),
-          ...(changes.ingressEnabled === undefined ? [] : [sql`ingress_enabled = ${changes.ingressEnabled}`])
+          ...(changes.ingressEnabled === undefined ? [] : [sql`ingress_enabled = ${changes.ingressEnabled}`]),
+          ...(changes.eventsUrl === undefined ? [] : [sql`events_url = ${changes.eventsUrl}`])
         ]
         return sql`UPDATE workflow_chains SET ${sql.csv(sets)} WHERE id = ${id}`.pipe(
           Effect.asVoid,

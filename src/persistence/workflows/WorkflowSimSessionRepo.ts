@@ -188,7 +188,8 @@ export class WorkflowSimSessionRepo extends Effect.Service<WorkflowSimSessionRep
           ),
 
         /**
-         * Commit a turn in one statement: the session's new position, the
+         * Commit a turn in one statement (entries are read with `->`, which
+         * keeps a JSON `null` payload a JSON value, not an SQL NULL): the session's new position, the
          * turn's row and its journal entries, written only while `epoch` owns
          * the session and the session is still where the turn found it
          * (`running` for the opening, at turn `turn - 1` and waiting for a
@@ -220,8 +221,8 @@ export class WorkflowSimSessionRepo extends Effect.Service<WorkflowSimSessionRep
                 FROM owned
               ), journal AS (
                 INSERT INTO workflow_sim_journal (session_id, kind, key, turn, value)
-                SELECT owned.id, e.kind, e.key, ${commit.turn}, e.value
-                FROM owned, jsonb_to_recordset(${json(entries)}::jsonb) AS e(kind text, key text, value jsonb)
+                SELECT owned.id, e->>'kind', e->>'key', ${commit.turn}, e->'value'
+                FROM owned, jsonb_array_elements(${json(entries)}::jsonb) AS e
               )
               SELECT count(*)::int AS done FROM owned`
             return rows[0]?.done === 1

@@ -19,6 +19,7 @@ import { AgentRuntime } from "../aiAgents/AgentRuntime.js"
 import { AgentTurns } from "../aiAgents/AgentTurns.js"
 import { AgentTurnStreams } from "../aiAgents/AgentTurnStreams.js"
 import { TurnDeltas } from "../aiAgents/TurnDeltas.js"
+import { ChainEvents } from "../workflows/ChainEvents.js"
 import { ChainRuns } from "../workflows/ChainRuns.js"
 import { WorkflowCallouts } from "../workflows/WorkflowCallouts.js"
 import { WorkflowSimulator } from "../workflows/WorkflowSimulator.js"
@@ -32,7 +33,7 @@ const AgentTurnsLive = AgentTurnStreams.Default.pipe(Layer.provideMerge(AgentTur
 
 /** Chain runs: the durable `ChainRun` workflow on the cluster's workflow engine, and the service that starts them. */
 const ChainRunsLive = Layer.mergeAll(ChainRuns.Default, ChainRunWorkflowLive).pipe(
-  Layer.provide([WorkflowCallouts.Default, ChainRunRepo.Default]),
+  Layer.provide([WorkflowCallouts.Default, ChainRunRepo.Default, ChainEvents.Default]),
   Layer.provide(AgentTurnsLive),
   Layer.provideMerge(ClusterWorkflowEngine.layer)
 )

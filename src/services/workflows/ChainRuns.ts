@@ -38,6 +38,7 @@ import type { ChainRunId } from "../../domain/workflows/Ids.js"
 import { ApprovalDecision } from "../../domain/workflows/WaitData.js"
 import { ChainRunRepo } from "../../persistence/workflows/ChainRunRepo.js"
 import { currentTraceId } from "../runtime/CurrentTrace.js"
+import { ChainEvents } from "./ChainEvents.js"
 
 /** How often each node looks for runs whose start was lost, and how old a queued run must be to count. */
 export const SWEEP_SECONDS = 15
@@ -57,6 +58,7 @@ const runNotFound = (runId: ChainRunId) => new ChainRunNotFound({ runId, message
 export class ChainRuns extends Effect.Service<ChainRuns>()("parley/services/workflows/ChainRuns", {
   scoped: Effect.gen(function*() {
     const runs = yield* ChainRunRepo
+    const events = yield* ChainEvents
     const engine = yield* WorkflowEngine
     const withEngine = Effect.provideService(WorkflowEngine, engine)
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
@@ -242,6 +244,13 @@ export class ChainRuns extends Effect.Service<ChainRuns>()("parley/services/work
         })
       }
       yield* runs.markOpenStepsCancelled(runId, at)
+      yield* events.send({
+        type: "chain.run.cancelled",
+        chainId: chain.id,
+        runId,
+        generation: run.generation,
+        data: { status: "cancelled" }
+      })
       // A paused execution stops at once; a running one stops before its next node.
       yield* withEngine(ChainRunWorkflow.interrupt(yield* executionIdOf(runId, run.generation)))
       return yield* find(chain, runId)

@@ -121,6 +121,7 @@ export class Chains extends Effect.Service<Chains>()("parley/services/workflows/
         description: input.description,
         steps: input.steps,
         ingressEnabled: input.ingressEnabled,
+        eventsUrl: input.eventsUrl,
         sealedSecret: yield* box.seal(secret, CHAIN_SECRET_CONTEXT),
         secretHint: secretHint(secret),
         at: yield* now

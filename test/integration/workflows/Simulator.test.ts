@@ -33,7 +33,8 @@ const edge = (source: string, target: string, sourceHandle?: string) => ({
   target,
   ...(sourceHandle === undefined ? {} : { sourceHandle })
 })
-const trigger = (inputs: ReadonlyArray<Record<string, unknown>> = []) => node("start", "trigger", { kind: "manual", inputs })
+const trigger = (inputs: ReadonlyArray<Record<string, unknown>> = []) =>
+  node("start", "trigger", { kind: "manual", inputs })
 const say = (id: string, template: string) => node(id, "output", { format: "text", template })
 const graphOf = (nodes: ReadonlyArray<unknown>, edges: ReadonlyArray<unknown>) =>
   Schema.decodeUnknownSync(WorkflowGraph)({ nodes, edges })
@@ -199,6 +200,18 @@ layer(testServer({ PARLEY_TOOL_ALLOWED_HOSTS: "127.0.0.1/32" }), { excludeTestSe
         expect(done).toMatchObject({ status: "completed", turnCount: 2 })
         expect(done!.endedAt).not.toBeNull()
 
+        // An event's data is any JSON, `null` included.
+        const parcel = yield* draft(client, [
+          trigger(),
+          node("arrived", "wait", { for: "event", event: "parcel.arrived", outputVariable: "parcel" }),
+          node("out", "output", { format: "json", expression: "{ \"got\": vars.parcel = null }" })
+        ], [edge("start", "arrived"), edge("arrived", "out")])
+        const waiting = yield* start(client, parcel)
+        expect(waiting.turn.waitingFor).toEqual({ kind: "event", nodeId: "arrived", event: "parcel.arrived" })
+        const delivered = yield* turn(client, waiting.session.id, { payload: null })
+        expect(delivered).toMatchObject({ status: "completed", variables: { parcel: null } })
+        expect(delivered.outputs).toEqual([{ nodeId: "out", format: "json", value: { got: true } }])
+
         // A payload where a message is expected is refused the same way.
         const chat = yield* draft(client, conversation.nodes, conversation.edges)
         const chatting = yield* start(client, chat, { shop: "Acme" })
@@ -242,7 +255,13 @@ layer(testServer({ PARLEY_TOOL_ALLOWED_HOSTS: "127.0.0.1/32" }), { excludeTestSe
           say("status", "The lookup answered {{ vars.found.status }}"),
           node("more", "input", { prompt: "Anything else?", variable: "more" }),
           say("bye", "Bye")
-        ], [edge("start", "ask"), edge("ask", "fetch"), edge("fetch", "status"), edge("status", "more"), edge("more", "bye")])
+        ], [
+          edge("start", "ask"),
+          edge("ask", "fetch"),
+          edge("fetch", "status"),
+          edge("status", "more"),
+          edge("more", "bye")
+        ])
         const started = yield* start(client, id)
         const sessionId = started.session.id
         const calls = (order: string) => server.requests.filter((request) => request.url.includes(`order=${order}`))
