@@ -4,14 +4,14 @@
  * published one), the signing secret shown once at creation and rotation and
  * stored sealed (never in clear, never in a read), the audit trail, roles as
  * the capability table says and another workspace's chains out of reach.
- * Runs are not built yet: their routes answer a typed 501.
+ * Runs are in ChainRuns.test.ts, the public ingress in PublicIngress.test.ts.
  */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Either, Schema } from "effect"
 import { v7 as uuidv7 } from "uuid"
-import { ChainCreate, ChainPatch } from "../../../src/domain/workflows/Chain.js"
 import { sign, verify } from "../../../src/domain/webhooks/StandardWebhooks.js"
+import { ChainCreate, ChainPatch } from "../../../src/domain/workflows/Chain.js"
 import { signUp } from "../../support/Accounts.js"
 import { exchange, HttpClientRequest, postRaw } from "../../support/Http.js"
 import { clientOf, join } from "../../support/Members.js"
@@ -37,7 +37,8 @@ const workflowRow = (workspaceId: string, published: number) =>
     for (let version = 1; version <= published; version++) {
       yield* sql`INSERT INTO workflow_versions (workflow_id, version, kind, graph, revision, note, published_by,
           published_at)
-        VALUES (${id}, ${version}, 'published', ${graph}::jsonb, 1, '', '{"type":"user","id":"x"}'::jsonb, ${now})`
+        VALUES (${id}, ${version}, 'published', ${graph}::jsonb, 1, '',
+          ${JSON.stringify({ kind: "user", userId: uuidv7() })}::jsonb, ${now})`
     }
     return id
   }).pipe(Effect.orDie)
@@ -130,7 +131,9 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("Workflow c
       // A workflow not yet published can be a step that runs its live version once there is one.
       const draftOnly = yield* workflowRow(owner.workspaceId, 0)
       const slug = slugOf("later")
-      yield* client.chains.create({ payload: create({ slug, name: "Later", steps: [{ id: "a", workflowId: draftOnly }] }) })
+      yield* client.chains.create({
+        payload: create({ slug, name: "Later", steps: [{ id: "a", workflowId: draftOnly }] })
+      })
       const badPatch = yield* Effect.flip(client.chains.update({
         path: { slug },
         ...noHeaders,
@@ -150,7 +153,10 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("Workflow c
         )
       const base = { slug: slugOf("bad"), name: "Bad" }
       const bodies = [
-        { ...base, steps: [{ id: "a", workflowId, next: [{ step: "b" }] }, { id: "b", workflowId, next: [{ step: "a" }] }] },
+        {
+          ...base,
+          steps: [{ id: "a", workflowId, next: [{ step: "b" }] }, { id: "b", workflowId, next: [{ step: "a" }] }]
+        },
         { ...base, steps: [{ id: "a", workflowId }, { id: "a", workflowId }] },
         { ...base, steps: [{ id: "a", workflowId, next: [{ step: "nowhere" }] }] },
         { ...base, color: "red" },
@@ -225,16 +231,5 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("Workflow c
         expect((yield* Effect.flip(attempt))._tag).toBe("ChainNotFound")
       }
       expect((yield* client.chains.get({ path: { slug } })).name).toBe("Editor")
-    }))
-
-  it.effect("runs are not built yet: a typed 501 naming the route", () =>
-    Effect.gen(function*() {
-      const owner = yield* signUp()
-      const client = yield* clientOf(owner)
-      const slug = slugOf("runs")
-      yield* client.chains.create({ payload: create({ slug, name: "Runs" }) })
-      const listed = yield* Effect.flip(client.chains.listRuns({ path: { slug }, urlParams: {} }))
-      expect(listed._tag).toBe("NotImplemented")
-      expect(listed.message).toContain("/v1/workflow-chains/{slug}/runs")
     }))
 })
