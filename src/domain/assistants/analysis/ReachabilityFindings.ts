@@ -8,60 +8,20 @@
  * conversation (`loop-limit`). A loop through a question or a router is a
  * menu, not a trap.
  */
+import { stronglyConnected } from "../../StronglyConnected.js"
 import type { Finding } from "../FlowFinding.js"
 import type { FlowNodeId } from "../FlowIds.js"
 import type { FlowNode } from "../FlowNode.js"
 import { error, listed, warning } from "./Findings.js"
 import type { FlowIndex } from "./FlowIndex.js"
 
-/** The strongly connected components of the graph (Tarjan, iteratively), each in the flow's node order. */
+/** The strongly connected components of the graph, each in the flow's node order, in that order. */
 const components = (index: FlowIndex, ids: ReadonlyArray<FlowNodeId>): ReadonlyArray<ReadonlyArray<FlowNodeId>> => {
   const order = new Map<FlowNodeId, number>(ids.map((id, position) => [id, position]))
-  const lowlink = new Map<FlowNodeId, number>()
-  const number = new Map<FlowNodeId, number>()
-  const onStack = new Set<FlowNodeId>()
-  const stack: Array<FlowNodeId> = []
-  const found: Array<Array<FlowNodeId>> = []
-  let counter = 0
-  for (const root of ids) {
-    if (number.has(root)) continue
-    const work: Array<{ id: FlowNodeId; next: number }> = [{ id: root, next: 0 }]
-    number.set(root, counter)
-    lowlink.set(root, counter++)
-    stack.push(root)
-    onStack.add(root)
-    while (work.length > 0) {
-      const frame = work[work.length - 1]!
-      const steps = index.steps(frame.id)
-      if (frame.next < steps.length) {
-        const target = steps[frame.next++]!.target
-        if (!number.has(target)) {
-          number.set(target, counter)
-          lowlink.set(target, counter++)
-          stack.push(target)
-          onStack.add(target)
-          work.push({ id: target, next: 0 })
-        } else if (onStack.has(target)) {
-          lowlink.set(frame.id, Math.min(lowlink.get(frame.id)!, number.get(target)!))
-        }
-        continue
-      }
-      work.pop()
-      const parent = work[work.length - 1]
-      if (parent !== undefined) lowlink.set(parent.id, Math.min(lowlink.get(parent.id)!, lowlink.get(frame.id)!))
-      if (lowlink.get(frame.id) === number.get(frame.id)) {
-        const component: Array<FlowNodeId> = []
-        let member: FlowNodeId
-        do {
-          member = stack.pop()!
-          onStack.delete(member)
-          component.push(member)
-        } while (member !== frame.id)
-        found.push(component.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0)))
-      }
-    }
-  }
-  return found.sort((a, b) => (order.get(a[0]!) ?? 0) - (order.get(b[0]!) ?? 0))
+  const rank = (id: FlowNodeId) => order.get(id) ?? 0
+  return stronglyConnected(ids, (id) => index.steps(id).map((step) => step.target))
+    .map((component) => [...component].sort((a, b) => rank(a) - rank(b)))
+    .sort((a, b) => rank(a[0]!) - rank(b[0]!))
 }
 
 const stopsTheLoop = (node: FlowNode): boolean =>
