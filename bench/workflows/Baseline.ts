@@ -39,7 +39,11 @@ export const baseline = (pool: Pg.Pool, toolUrl: string) => {
   }
 
   /** The steps alone, as the chain's workflows compute them: each step's output is the next one's input. */
-  const work = async (input: { amount: number }, key: string, written?: (step: number, output: unknown) => Promise<void>) => {
+  const work = async (
+    input: { amount: number },
+    key: string,
+    written?: (step: number, output: unknown) => Promise<void>
+  ) => {
     const first = { value: await double.evaluate({ input }) }
     await written?.(1, first)
     const second = { step: TOOL_STEP, answer: await call(`${key}/2`) }
@@ -56,12 +60,16 @@ export const baseline = (pool: Pg.Pool, toolUrl: string) => {
       `INSERT INTO bench_runs (id, status, input, created_at) VALUES ($1, 'running', $2, now())`,
       [id, JSON.stringify(input)]
     )
-    const output = await work(input, id, (step, out) =>
-      pool.query(`INSERT INTO bench_steps (run_id, step, output, finished_at) VALUES ($1, $2, $3, now())`, [
-        id,
-        step,
-        JSON.stringify(out)
-      ]).then(() => undefined))
+    const output = await work(
+      input,
+      id,
+      (step, out) =>
+        pool.query(`INSERT INTO bench_steps (run_id, step, output, finished_at) VALUES ($1, $2, $3, now())`, [
+          id,
+          step,
+          JSON.stringify(out)
+        ]).then(() => undefined)
+    )
     await pool.query(`UPDATE bench_runs SET status = 'succeeded', output = $2, finished_at = now() WHERE id = $1`, [
       id,
       JSON.stringify(output)

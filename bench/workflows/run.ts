@@ -15,7 +15,10 @@
  *    the same concurrency, and the steps' own work alone (the transforms and
  *    the POST, in this process, no database). The overhead per step is
  *    (run time at 1 − own work) / 3, from the client's clock (start request
- *    to end) and from the run's own `created_at` to `finished_at`.
+ *    to end) and from the run's own `created_at` to `finished_at`; with the
+ *    node's CPU time and the database's commits per run, the cluster
+ *    messages per run, and each step's time in the step log next to its
+ *    node executions' own time.
  * 2. Recovery after kill -9 on three nodes: `--kills` times (10 by
  *    default), a run is started whose http step is held open by the tool
  *    server at its first call; the node running the run (the owner of its
@@ -222,7 +225,10 @@ const throughputPart = Effect.gen(function*() {
   phaseOf("warm")
   const warmUp = Array.from({ length: WARM_UP_RUNS }, (_, n) => n)
   yield* Effect.forEach(warmUp, (n) => Effect.promise(() => parleyRun(n)), { concurrency: 4, discard: true })
-  yield* Effect.forEach(warmUp, (n) => Effect.promise(() => plain.run({ amount: n })), { concurrency: 4, discard: true })
+  yield* Effect.forEach(warmUp, (n) => Effect.promise(() => plain.run({ amount: n })), {
+    concurrency: 4,
+    discard: true
+  })
 
   const ownWork = yield* Effect.promise(async () => {
     const times: Array<number> = []
@@ -389,9 +395,14 @@ const recoveryPart = Effect.gen(function*() {
 
 const main = Effect.gen(function*() {
   const version = yield* Effect.scoped(
-    Effect.flatMap(emptyDatabase, ({ url }) =>
-      Effect.flatMap(connectedClient(url), (pg) =>
-        Effect.promise(() => pg.query<{ server_version: string }>(`SHOW server_version`))))
+    Effect.flatMap(
+      emptyDatabase,
+      ({ url }) =>
+        Effect.flatMap(
+          connectedClient(url),
+          (pg) => Effect.promise(() => pg.query<{ server_version: string }>(`SHOW server_version`))
+        )
+    )
   )
   console.log(
     `workflow benchmark: ${Os.cpus().length} CPUs (${Os.cpus()[0]?.model ?? "?"}), Node ${process.version}, ` +

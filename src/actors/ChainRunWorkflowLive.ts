@@ -14,7 +14,7 @@
  */
 import { Activity, DurableClock, DurableDeferred } from "@effect/workflow"
 import type { WorkflowEngine, WorkflowInstance } from "@effect/workflow/WorkflowEngine"
-import { Clock, Duration, Effect, Schema } from "effect"
+import { Clock, Duration, Effect, Option, Schema } from "effect"
 import { WorkspaceId } from "../domain/identity/Ids.js"
 import { JsonValue } from "../domain/Json.js"
 import { type ChainDocument, nextStep, planStep, workflowOutput } from "../domain/workflows/ChainPlan.js"
@@ -97,15 +97,18 @@ export const ChainRunWorkflowLive = ChainRunWorkflow.toLayer(
     // Gone with its chain, or taken up by a later generation: nothing to do.
     if (loaded === undefined || loaded.generation !== generation) return
     const plan = loaded
-    yield* act("start", Schema.Void, Effect.flatMap(now, (at) => runs.markRunning(runId, at)))
+    yield* act("start", Schema.Void, Effect.flatMap(now, (at) => runs.markRunning(runId, generation, at)))
 
     const finish = (status: "succeeded" | "failed", output: JsonValue, error: RunFailure | null) =>
       act(
         `finish`,
         Schema.Void,
         Effect.gen(function*() {
-          const ended = yield* runs.finish(runId, status, output, error, yield* now)
-          if (!ended) return
+          const ended = yield* runs.finish(runId, generation, status, output, error, yield* now)
+          // Repeated after a crash, this finds the run ended by its first execution, whose event may never have
+          // gone out: it is sent again (same webhook-id). A run ended otherwise (cancelled) sends nothing here.
+          const run = ended ? undefined : Option.getOrUndefined(yield* runs.find(plan.workspaceId, plan.chainId, runId))
+          if (!ended && run?.status !== status) return
           yield* events.send({
             type: status === "succeeded" ? "chain.run.succeeded" : "chain.run.failed",
             chainId: plan.chainId,
@@ -189,7 +192,7 @@ export const ChainRunWorkflowLive = ChainRunWorkflow.toLayer(
                 Schema.Void,
                 Effect.gen(function*() {
                   const at = yield* now
-                  yield* runs.pause(runId, { ...request.wait, stepId: step.id }, {
+                  yield* runs.pause(runId, generation, { ...request.wait, stepId: step.id }, {
                     nodeId: request.node.id,
                     stepId: step.id,
                     key: waitKey
@@ -213,7 +216,7 @@ export const ChainRunWorkflowLive = ChainRunWorkflow.toLayer(
                 Schema.Void,
                 Effect.gen(function*() {
                   const at = yield* now
-                  yield* runs.markRunning(runId, at)
+                  yield* runs.markRunning(runId, generation, at)
                   yield* runs.markStep(runId, step.id, attempt, "running", null, null, at)
                 })
               )

@@ -1,8 +1,9 @@
 /**
  * Chain runs on nodes started as processes (`LocalCluster`), for the
  * durability tests and the workflow benchmark: a loopback tool server that
- * counts every call by its `idempotency-key` and answers each as told (at
- * once, a 500, or held open until released), published workflows built over
+ * counts every call by its `idempotency-key` (and every chain run event it
+ * receives by its `webhook-id`) and answers each as told (at once, a 500, or
+ * held open until released), published workflows built over
  * HTTP through the typed client (a call to that tool, a JSONata transform, an
  * approval), chains of them, and the node whose runner executes a run (the
  * owner of the shard its workflow execution lives on).
@@ -21,7 +22,10 @@ import { WorkspaceToolCreate } from "../../src/domain/workspace/WorkspaceTool.js
 import { Api } from "../../src/http/Api.js"
 import type { ClusterNode } from "./LocalCluster.js"
 
-/** One call the tool server received: the step named in its body, its key, when it arrived (`performance.now()`). */
+/**
+ * One call the tool server received: the step named in its body (an event's type), its `idempotency-key` (an
+ * event's `webhook-id`), when it arrived (`performance.now()`).
+ */
 export interface ToolCall {
   readonly step: string
   readonly key: string
@@ -74,9 +78,10 @@ export const stepTool = Effect.acquireRelease(
       request.on("data", (chunk) => (body += chunk))
       request.on("end", () => {
         const parsed = body === "" ? {} : JSON.parse(body)
+        // A tool call names its step and carries an idempotency-key; a chain run event its type and a webhook-id.
         const call: ToolCall = {
-          step: String(parsed.step ?? ""),
-          key: String(request.headers["idempotency-key"] ?? ""),
+          step: String(parsed.step ?? parsed.type ?? ""),
+          key: String(request.headers["idempotency-key"] ?? request.headers["webhook-id"] ?? ""),
           at: performance.now()
         }
         const seen = tool.callsOf(call.key).length
@@ -191,10 +196,16 @@ export const transformWorkflow = (
   expression: string,
   inputs: ReadonlyArray<readonly [string, string]>
 ) =>
-  publishedWorkflow(client, name, [
-    { id: "calc", type: "transform", position: at(200), data: { expression, outputVariable: "value" } },
-    output("done", "{ \"value\": vars.value }")
-  ], [edge("start", "calc"), edge("calc", "done")], inputs)
+  publishedWorkflow(
+    client,
+    name,
+    [
+      { id: "calc", type: "transform", position: at(200), data: { expression, outputVariable: "value" } },
+      output("done", "{ \"value\": vars.value }")
+    ],
+    [edge("start", "calc"), edge("calc", "done")],
+    inputs
+  )
 
 /**
  * A workflow that calls the tool as `before`, waits for an approval, then
@@ -216,11 +227,17 @@ export const approvalWorkflow = (client: ChainClient, toolId: string) =>
   ])
 
 let chains = 0
-/** A chain of these steps (`{ id, workflowId, ... }`); its slug. */
-export const createChain = (client: ChainClient, steps: ReadonlyArray<Record<string, unknown>>) =>
+/** A chain of these steps (`{ id, workflowId, ... }`) with `more` of its fields (an `eventsUrl`); its slug. */
+export const createChain = (
+  client: ChainClient,
+  steps: ReadonlyArray<Record<string, unknown>>,
+  more: Record<string, unknown> = {}
+) =>
   Effect.gen(function*() {
     const slug = `chain-${process.pid}-${++chains}`
-    yield* client.chains.create({ payload: Schema.decodeUnknownSync(ChainCreate)({ slug, name: slug, steps }) })
+    yield* client.chains.create({
+      payload: Schema.decodeUnknownSync(ChainCreate)({ slug, name: slug, steps, ...more })
+    })
     return slug
   })
 

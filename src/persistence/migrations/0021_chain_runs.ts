@@ -13,7 +13,9 @@ import { Effect } from "effect"
  * error, and the nodes it passed. A paused run's `wait_keys` name the durable
  * deferreds its waits block on (by node), which `/resume` completes;
  * `resume_key` is the Idempotency-Key of the last resume, so its repeat is
- * answered with the run instead of a 409.
+ * answered with the run instead of a 409; `resume_payload` keeps a claimed
+ * resume's payload until the run takes it up, so a resume cut off half-way
+ * is completed again (by its repeat or the sweep).
  */
 export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
   Effect.all([
@@ -36,6 +38,7 @@ export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
       waiting_for jsonb NOT NULL DEFAULT '[]'::jsonb,
       wait_keys jsonb NOT NULL DEFAULT '[]'::jsonb,
       resume_key text,
+      resume_payload jsonb,
       started_by jsonb,
       trace_id text,
       generation integer NOT NULL DEFAULT 1,

@@ -155,32 +155,46 @@ export class ChainRunRepo extends Effect.Service<ChainRunRepo>()("parley/persist
           Effect.orDie,
           Effect.withSpan("ChainRunRepo.plan")
         ),
-      /** The run is under way (from queued, or running again after a resume); final runs stay as they are. */
-      markRunning: (runId: ChainRunId, at: Date) =>
+      /**
+       * The run is under way (from queued, or running again after a resume,
+       * whose claimed wait is then done with); final runs, and a run taken up
+       * by a later generation than `generation`, stay as they are.
+       */
+      markRunning: (runId: ChainRunId, generation: number, at: Date) =>
         sql`UPDATE chain_runs SET status = 'running', waiting_for = '[]'::jsonb, wait_keys = '[]'::jsonb,
-            started_at = COALESCE(started_at, ${at}), updated_at = ${at}
-          WHERE id = ${runId} AND status IN ('queued', 'running', 'paused')`.pipe(
+            resume_payload = NULL, started_at = COALESCE(started_at, ${at}), updated_at = ${at}
+          WHERE id = ${runId} AND status IN ('queued', 'running', 'paused') AND generation = ${generation}`.pipe(
           Effect.asVoid,
           Effect.orDie,
           Effect.withSpan("ChainRunRepo.markRunning")
         ),
       /** The run waits: what it waits for, and the deferred each wait blocks on. */
-      pause: (runId: ChainRunId, wait: PendingWait, key: WaitKey, at: Date) =>
+      pause: (runId: ChainRunId, generation: number, wait: PendingWait, key: WaitKey, at: Date) =>
         sql`UPDATE chain_runs SET status = 'paused',
             waiting_for = ${json([wait])}::jsonb, wait_keys = ${json([key])}::jsonb, updated_at = ${at}
-          WHERE id = ${runId} AND status IN ('running', 'paused')`.pipe(
+          WHERE id = ${runId} AND status IN ('running', 'paused') AND generation = ${generation}`.pipe(
           Effect.asVoid,
           Effect.orDie,
           Effect.withSpan("ChainRunRepo.pause")
         ),
       /**
        * Takes a paused run's wait for a resume: only one resume wins (the run
-       * is `running` again at once); the wait's key, or none when the run was
-       * not paused (or not on that node).
+       * is `running` again at once). The payload is kept with the claimed wait
+       * until the run's execution takes it up (`markRunning`), so a resume cut
+       * off before it completed the wait is completed again by its repeat or
+       * the sweep. The wait's key, or none when the run was not paused (or not
+       * at that node).
        */
-      claimWait: (runId: ChainRunId, nodeId: string | undefined, resumeKey: string | undefined, at: Date) =>
+      claimWait: (
+        runId: ChainRunId,
+        nodeId: string | undefined,
+        payload: JsonValue,
+        resumeKey: string | undefined,
+        at: Date
+      ) =>
         sql<{ waitKeys: ReadonlyArray<WaitKey>; generation: number }>`UPDATE chain_runs SET status = 'running',
-            waiting_for = '[]'::jsonb, resume_key = ${resumeKey ?? null}, updated_at = ${at}
+            waiting_for = '[]'::jsonb, resume_key = ${resumeKey ?? null},
+            resume_payload = ${json({ payload })}::jsonb, updated_at = ${at}
           WHERE id = ${runId} AND status = 'paused'
             AND (${nodeId ?? null}::text IS NULL OR wait_keys @> ${json([{ nodeId: nodeId ?? "" }])}::jsonb)
           RETURNING wait_keys, generation`.pipe(
@@ -201,9 +215,14 @@ export class ChainRunRepo extends Effect.Service<ChainRunRepo>()("parley/persist
           Effect.orDie,
           Effect.withSpan("ChainRunRepo.claimFailed")
         ),
-      /** The run ends (once: a final run keeps its end). */
+      /**
+       * The run ends (once: a final run keeps its end); `generation`, when
+       * given, must still be the run's (an execution repeated after a crash
+       * cannot end a run a later generation has taken up).
+       */
       finish: (
         runId: ChainRunId,
+        generation: number | undefined,
         status: "succeeded" | "failed" | "cancelled",
         output: JsonValue,
         error: RunFailure | null,
@@ -211,8 +230,9 @@ export class ChainRunRepo extends Effect.Service<ChainRunRepo>()("parley/persist
       ) =>
         sql<{ id: string }>`UPDATE chain_runs SET status = ${status}, output = ${json(output)}::jsonb,
             error = ${error === null ? null : json(error)}::jsonb, waiting_for = '[]'::jsonb, wait_keys = '[]'::jsonb,
-            finished_at = ${at}, updated_at = ${at}
-          WHERE id = ${runId} AND status IN ('queued', 'running', 'paused') RETURNING id`.pipe(
+            resume_payload = NULL, finished_at = ${at}, updated_at = ${at}
+          WHERE id = ${runId} AND status IN ('queued', 'running', 'paused')
+            AND (${generation ?? null}::integer IS NULL OR generation = ${generation ?? null}) RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie,
           Effect.withSpan("ChainRunRepo.finish")
@@ -304,6 +324,37 @@ export class ChainRunRepo extends Effect.Service<ChainRunRepo>()("parley/persist
           Effect.map((rows) => rows[0]?.resumeKey ?? null),
           Effect.orDie,
           Effect.withSpan("ChainRunRepo.resumeKey")
+        ),
+      /** Resumes claimed but not yet taken up by their run, claimed more than `seconds` ago (or any, for one run). */
+      claimedWaits: (
+        filter: { readonly runId: ChainRunId } | { readonly olderThanSeconds: number; readonly at: Date }
+      ) =>
+        sql<
+          {
+            id: ChainRunId
+            generation: number
+            waitKeys: ReadonlyArray<WaitKey>
+            resumePayload: { payload: JsonValue }
+          }
+        >`
+          SELECT id, generation, wait_keys, resume_payload FROM chain_runs
+          WHERE status = 'running' AND resume_payload IS NOT NULL AND jsonb_array_length(wait_keys) > 0
+            AND ${
+          "runId" in filter
+            ? sql`id = ${filter.runId}`
+            : sql`updated_at < ${new Date(filter.at.getTime() - filter.olderThanSeconds * 1000)}`
+        }
+          LIMIT 100`.pipe(
+          Effect.map((rows) =>
+            rows.map((row) => ({
+              runId: row.id,
+              generation: row.generation,
+              key: row.waitKeys[0]!.key,
+              payload: row.resumePayload.payload
+            }))
+          ),
+          Effect.orDie,
+          Effect.withSpan("ChainRunRepo.claimedWaits")
         ),
       /** Whether the workspace still has the workflow. */
       workflowExists: (workspaceId: WorkspaceId, workflowId: string) =>

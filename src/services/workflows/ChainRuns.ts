@@ -197,8 +197,12 @@ export class ChainRuns extends Effect.Service<ChainRuns>()("parley/services/work
       idempotencyKey: string | undefined
     ) {
       const run = yield* find(chain, runId)
-      // The repeat of a resume that was accepted: the run as it is now, and nothing done twice.
-      if (idempotencyKey !== undefined && (yield* runs.resumeKey(runId)) === idempotencyKey) return run
+      // The repeat of a resume that was accepted: the run as it is now, its wait completed again if the first
+      // was cut off before it completed it (the engine keeps the first completion of a wait; nothing runs twice).
+      if (idempotencyKey !== undefined && (yield* runs.resumeKey(runId)) === idempotencyKey) {
+        yield* completeClaimed(yield* runs.claimedWaits({ runId }))
+        return yield* find(chain, runId)
+      }
       if (run.status === "failed") {
         const generation = yield* runs.claimFailed(runId, idempotencyKey, yield* now)
         if (generation !== undefined) {
@@ -221,7 +225,7 @@ export class ChainRuns extends Effect.Service<ChainRuns>()("parley/services/work
         })
       }
       yield* checkPayload(wait.kind, request.payload)
-      const claimed = yield* runs.claimWait(runId, request.nodeId, idempotencyKey, yield* now)
+      const claimed = yield* runs.claimWait(runId, request.nodeId, request.payload, idempotencyKey, yield* now)
       if (claimed === undefined) return yield* notPaused((yield* find(chain, runId)).status)
       yield* withEngine(
         completeWait(runId, claimed.generation, claimed.key, { _tag: "Received", payload: request.payload })
@@ -232,7 +236,7 @@ export class ChainRuns extends Effect.Service<ChainRuns>()("parley/services/work
     const cancel = Effect.fn("ChainRuns.cancel")(function*(chain: Chain, runId: ChainRunId) {
       const run = yield* find(chain, runId)
       const at = yield* now
-      const ended = yield* runs.finish(runId, "cancelled", null, {
+      const ended = yield* runs.finish(runId, undefined, "cancelled", null, {
         code: "cancelled",
         message: "cancelled through the API"
       }, at)
@@ -256,10 +260,23 @@ export class ChainRuns extends Effect.Service<ChainRuns>()("parley/services/work
       return yield* find(chain, runId)
     })
 
-    /** Starts again the runs whose start was lost with the node that accepted them. */
+    /** Completes the waits of resumes that were claimed but may have been cut off before completing them. */
+    const completeClaimed = (
+      claimed: ReadonlyArray<{ runId: ChainRunId; generation: number; key: string; payload: JsonValue }>
+    ) =>
+      Effect.forEach(
+        claimed,
+        (wait) =>
+          withEngine(completeWait(wait.runId, wait.generation, wait.key, { _tag: "Received", payload: wait.payload })),
+        { discard: true }
+      )
+
+    /** Starts again the runs whose start was lost, and completes the resumes cut off, with the node that took them. */
     const sweep = Effect.gen(function*() {
-      const stale = yield* runs.stale(SWEEP_SECONDS, yield* now)
+      const at = yield* now
+      const stale = yield* runs.stale(SWEEP_SECONDS, at)
       yield* Effect.forEach(stale, (run) => launch(run.id, run.generation), { discard: true })
+      yield* completeClaimed(yield* runs.claimedWaits({ olderThanSeconds: SWEEP_SECONDS, at }))
     }).pipe(
       Effect.catchAllCause((cause) => Effect.logWarning("The chain-run sweep failed; it runs again", cause))
     )

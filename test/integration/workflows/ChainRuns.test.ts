@@ -9,6 +9,7 @@
  * again; a paused run cancelled; a chain that cannot run refused with its
  * reasons; the authenticated ingress with its event in the run's input.
  */
+import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Schema } from "effect"
 import { ChainCreate } from "../../../src/domain/workflows/Chain.js"
@@ -164,6 +165,35 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("Chain runs
       const done = yield* until(client, slug, started.id, ["succeeded", "failed"])
       expect(done.status, JSON.stringify(done.error)).toBe("succeeded")
       expect(done.output).toBe("rejected")
+    }))
+
+  it.effect("a resume cut off after its claim is completed by its repeat with the same key", () =>
+    Effect.gen(function*() {
+      const client = yield* clientOf(yield* signUp())
+      const approval = yield* published(client, [
+        trigger(),
+        { id: "approve", type: "wait", position: at(200), data: { for: "approval" } },
+        jsonOutput("yes", "\"approved\""),
+        jsonOutput("no", "\"rejected\"")
+      ], [edge("start", "approve"), edge("approve", "yes", "approved"), edge("approve", "no", "rejected")])
+      const slug = yield* chainOf(client, [{ id: "ask", workflowId: approval }])
+      const started = yield* client.chains.run({ path: { slug }, headers: {}, payload: { input: {} } })
+      yield* until(client, slug, started.id, ["paused"])
+      // The first resume claimed the wait and died before completing it (what ChainRunRepo.claimWait writes).
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE chain_runs SET status = 'running', waiting_for = '[]'::jsonb, resume_key = 'cut-off',
+          resume_payload = ${JSON.stringify({ payload: { approved: true } })}::jsonb
+        WHERE id = ${started.id}`
+      const stuck = yield* client.chains.getRun({ path: { slug, run_id: started.id } })
+      expect(stuck.status).toBe("running")
+      yield* client.chains.resumeRun({
+        path: { slug, run_id: started.id },
+        headers: { "idempotency-key": "cut-off" },
+        payload: { payload: { approved: true } }
+      })
+      const done = yield* until(client, slug, started.id, ["succeeded", "failed"])
+      expect(done.status, JSON.stringify(done.error)).toBe("succeeded")
+      expect(done.output).toBe("approved")
     }))
 
   it.effect("a run failed at its second step resumes from it once fixed; the first step does not run again", () =>
