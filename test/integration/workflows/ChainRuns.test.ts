@@ -2,7 +2,8 @@
  * Chain runs over HTTP against the real database, on the embedded cluster's
  * workflow engine: a run of a published workflow that succeeds with its
  * output; the same Idempotency-Key answering the same run (another body a
- * 409); a run that pauses on an approval, refuses a malformed decision,
+ * 409); a step whose workflow has a model (offline), a published agent, a
+ * switch, a loop, a parallel with its join and an input node; a run that pauses on an approval, refuses a malformed decision,
  * resumes once (a second resume is a 409, the same key's repeat the run) and
  * follows the decision; a run that fails at its second step and, once a fixed
  * version is published, is resumed from that step without running the first
@@ -12,6 +13,7 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Schema } from "effect"
+import { AiAgentCreate } from "../../../src/domain/aiAgents/AiAgent.js"
 import { ChainCreate } from "../../../src/domain/workflows/Chain.js"
 import type { ChainRunId, WorkflowId } from "../../../src/domain/workflows/Ids.js"
 import { WorkflowCreate } from "../../../src/domain/workflows/Workflow.js"
@@ -165,6 +167,83 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })("Chain runs
       const done = yield* until(client, slug, started.id, ["succeeded", "failed"])
       expect(done.status, JSON.stringify(done.error)).toBe("succeeded")
       expect(done.output).toBe("rejected")
+    }))
+
+  it.effect("a step whose workflow uses a model, an agent, a switch, a loop, a parallel and an input runs to its end", () =>
+    Effect.gen(function*() {
+      const owner = yield* signUp()
+      const client = yield* clientOf(owner)
+      const agentSlug = slugOf("helper")
+      yield* client.aiAgents.create({
+        payload: Schema.decodeUnknownSync(AiAgentCreate)({ slug: agentSlug, name: "Helper", instructions: "Help." })
+      })
+      yield* client.aiAgentReleases.publish({ path: { slug: agentSlug }, payload: {}, headers: {} })
+      const node = (id: string, type: string, x: number, data: Record<string, unknown>) => ({
+        id,
+        type,
+        position: at(x),
+        data
+      })
+      const everything = yield* published(client, [
+        trigger([{ name: "items", type: "array" }]),
+        node("summary", "llm", 100, { prompt: "Summarise {{ input.items }}", outputVariable: "summary" }),
+        node("ask", "ai-agent", 200, {
+          agentSlug,
+          message: "Where is {{ input.items[0] }}?",
+          outputVariable: "answer"
+        }),
+        node("count", "switch", 300, { expression: "$count(input.items)", cases: [{ name: "three", value: 3 }] }),
+        node("each", "loop", 400, { over: "input.items", collect: "item & \"!\"", outputVariable: "shouted" }),
+        node("upper", "transform", 450, { expression: "$uppercase(item)", outputVariable: "last" }),
+        node("fan", "parallel", 500, {}),
+        node("left", "transform", 550, { expression: "1", outputVariable: "a" }),
+        node("right", "transform", 550, { expression: "2", outputVariable: "b" }),
+        node("meet", "join", 600, { wait: "all" }),
+        node("name", "input", 700, { prompt: "Your name?", variable: "name" }),
+        jsonOutput(
+          "done",
+          "{ \"summary\": $type(vars.summary), \"agent\": vars.answer.outcome, \"shouted\": vars.shouted, \"last\": vars.last, \"a\": vars.a, \"b\": vars.b, \"name\": vars.name }"
+        ),
+        jsonOutput("other", "\"not three\"")
+      ], [
+        edge("start", "summary"),
+        edge("summary", "ask"),
+        edge("ask", "count"),
+        edge("count", "each", "three"),
+        edge("count", "other", "default"),
+        edge("each", "upper", "body"),
+        edge("upper", "each"),
+        edge("each", "fan", "done"),
+        edge("fan", "left"),
+        edge("fan", "right"),
+        edge("left", "meet"),
+        edge("right", "meet"),
+        edge("meet", "name"),
+        edge("name", "done")
+      ])
+      const slug = yield* chainOf(client, [{ id: "all", workflowId: everything }])
+      const started = yield* client.chains.run({
+        path: { slug },
+        headers: {},
+        payload: { input: { items: ["a", "b", "c"] } }
+      })
+      const paused = yield* until(client, slug, started.id, ["paused", "failed", "succeeded"])
+      expect(paused.status, JSON.stringify(paused.error)).toBe("paused")
+      expect(paused.waitingFor).toEqual([
+        expect.objectContaining({ kind: "input", nodeId: "name", prompt: "Your name?" })
+      ])
+      yield* client.chains.resumeRun({ path: { slug, run_id: started.id }, headers: {}, payload: { payload: "Ada" } })
+      const done = yield* until(client, slug, started.id, ["succeeded", "failed"])
+      expect(done.status, JSON.stringify(done.error)).toBe("succeeded")
+      expect(done.output).toEqual({
+        summary: "string",
+        agent: "answered",
+        shouted: ["a!", "b!", "c!"],
+        last: "C",
+        a: 1,
+        b: 2,
+        name: "Ada"
+      })
     }))
 
   it.effect("a resume cut off after its claim is completed by its repeat with the same key", () =>
