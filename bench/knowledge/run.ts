@@ -264,7 +264,8 @@ const tune = Effect.gen(function*() {
   const tried: Array<{ readonly setting: Setting; readonly quality: Quality }> = []
   const best = () =>
     tried.reduce((a, b) =>
-      b.quality.recall5 > a.quality.recall5 || (b.quality.recall5 === a.quality.recall5 && b.quality.mrr > a.quality.mrr)
+      b.quality.recall5 > a.quality.recall5 ||
+        (b.quality.recall5 === a.quality.recall5 && b.quality.mrr > a.quality.mrr)
         ? b
         : a
     )
@@ -272,12 +273,16 @@ const tune = Effect.gen(function*() {
     `k1 ${ranking.k1}, sent ${ranking.sentenceWeight}, words ${ranking.wordWeight}, ${candidates}`
   const attempt = (setting: Setting) =>
     Effect.gen(function*() {
-      const quality = score(yield* parleyRanks(heldOut, loaded.agentId, loaded.keys, setting.ranking, setting.candidates))
+      const quality = score(
+        yield* parleyRanks(heldOut, loaded.agentId, loaded.keys, setting.ranking, setting.candidates)
+      )
       tried.push({ setting, quality })
       console.log(row(labelOf(setting), quality))
     })
   for (const sentenceWeight of [0, 1, 1.5, 2, 3]) {
-    for (const wordWeight of [0, 0.5, 1]) yield* attempt({ ranking: { k1: 1.2, sentenceWeight, wordWeight }, candidates: 50 })
+    for (const wordWeight of [0, 0.5, 1]) {
+      yield* attempt({ ranking: { k1: 1.2, sentenceWeight, wordWeight }, candidates: 50 })
+    }
   }
   yield* attempt({ ranking: { ...best().setting.ranking, k1: 2 }, candidates: 50 })
   for (const candidates of [20, 30]) yield* attempt({ ranking: best().setting.ranking, candidates })

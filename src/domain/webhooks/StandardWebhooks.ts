@@ -97,7 +97,9 @@ export const verify = (
   }
   const matches = secrets.some((secret) => {
     const expected = digest(secretKey(secret), content)
-    return given.some((signature) => signature.length === expected.length && Crypto.timingSafeEqual(signature, expected))
+    return given.some((signature) =>
+      signature.length === expected.length && Crypto.timingSafeEqual(signature, expected)
+    )
   })
   return matches ? undefined : { reason: "mismatch", message: "no signature of webhook-signature matches the body" }
 }

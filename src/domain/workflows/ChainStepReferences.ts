@@ -34,7 +34,8 @@ export const stepReferenceProblems = (
     if (step.version !== undefined && !workflow.versions.includes(step.version)) {
       return [{
         field: `steps.${index}.version`,
-        message: `step ${step.id} pins version ${step.version} of workflow ${step.workflowId}, which is not a published version`
+        message:
+          `step ${step.id} pins version ${step.version} of workflow ${step.workflowId}, which is not a published version`
       }]
     }
     return []

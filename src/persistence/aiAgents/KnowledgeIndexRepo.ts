@@ -8,15 +8,15 @@
  * `pending`), replacing the old ones in one transaction.
  *
  * Search runs in steps (`KnowledgeSearch` decides between them): `plan`
- * reads the query's lexemes in each language configuration of the
- * searchable documents (enabled, `ready`, of the agent, optionally only those
- * listed) with the index's statistics (`ai_agent_knowledge_terms` and
+ * reads the query's lexemes in each language configuration of the agent's
+ * index with the index's statistics (`ai_agent_knowledge_terms` and
  * `_stats`, kept exact by triggers: migration 0019); `candidates` reads the
- * chunks that hold one of the probed lexemes (the GIN index) with how often
- * each query lexeme occurs in them and their length, for BM25; `passages`
- * reads the chunks a ranking kept with their trigram similarities to the
- * query (`pg_trgm`); `trigram` finds chunks by trigrams alone (a query none
- * of whose words the index holds: a misspelling).
+ * searchable chunks (of enabled, `ready` documents of the agent, optionally
+ * only those listed) that hold one of the probed lexemes (the GIN index),
+ * with their length and how often each query lexeme occurs in them, for
+ * BM25; `passages` reads the chunks a ranking kept with their trigram
+ * similarities to the query (`pg_trgm`); `trigram` finds chunks by trigrams
+ * alone (a query none of whose words the index holds: a misspelling).
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
@@ -98,7 +98,7 @@ const operand = (lexeme: string) => `'${lexeme.replace(/\\/g, "\\\\").replace(/'
  * times those in the heading path (B): for a one-lexeme query every occurrence is a cover of its own
  * and adds its weight. Cheaper than `unnest(tsv)`, which reads every lexeme of the chunk.
  */
-export const frequencyWeights = (headingWeight: number) => {
+const frequencyWeights = (headingWeight: number) => {
   const factor = Math.max(1, headingWeight)
   const text = 1 / factor
   const heading = headingWeight / factor
@@ -114,10 +114,10 @@ export class KnowledgeIndexRepo extends Effect.Service<KnowledgeIndexRepo>()(
       const returning = sql.literal(claimed)
       const lease = sql.literal(`now() + interval '${LEASE_SECONDS} seconds'`)
 
-      /** The searchable documents of a scope: enabled, `ready`, the agent's, and only those listed when a list is given. */
+      /** Whether document `d` is searchable in a scope: enabled, `ready`, the agent's, and listed when a list is given. */
       const searchable = (scope: SearchScope) =>
-        sql`agent_id = ${scope.agentId} AND enabled AND status = 'ready'
-          ${scope.documentIds === null ? sql`` : sql`AND id IN ${sql.in(scope.documentIds)}`}`
+        sql`d.agent_id = ${scope.agentId} AND d.enabled AND d.status = 'ready'
+          ${scope.documentIds === null ? sql`` : sql`AND d.id IN ${sql.in(scope.documentIds)}`}`
 
       return {
         /** Claim this document if it waits (or its indexer's lease ran out). */
@@ -182,9 +182,10 @@ export class KnowledgeIndexRepo extends Effect.Service<KnowledgeIndexRepo>()(
             if (current.length > 0) yield* sql`DELETE FROM ai_agent_knowledge_chunks WHERE document_id = ${document.id}`
           }).pipe(transactional, Effect.withSpan("KnowledgeIndexRepo.fail")),
         /**
-         * The query's lexemes in each language configuration of the searchable documents (none for a
-         * query of stop words only), each with how many of the agent's chunks hold it (0: none), and
-         * the agent's chunk count and total length.
+         * The query's lexemes in each language configuration of the agent's index (none for a query of
+         * stop words only), each with how many of the agent's chunks in that language hold it (0: none),
+         * and their count and total length. The statistics are the agent's whole index: a version's or
+         * a narrowed tool's documents are ranked with them too.
          */
         plan: (scope: SearchScope, query: string) =>
           sql<PlannedTerm>`SELECT s.language::text AS language, q.lexeme, s.chunks, s.tokens::float8 AS tokens,
@@ -198,17 +199,20 @@ export class KnowledgeIndexRepo extends Effect.Service<KnowledgeIndexRepo>()(
             Effect.withSpan("KnowledgeIndexRepo.plan")
           ),
         /**
-         * The searchable chunks in `language` that hold one of the `probe` lexemes (at most `cap`, in
-         * no particular order), each with its length and the field-weighted frequencies of `lexemes`.
+         * The chunks in `language` that hold one of the `probe` lexemes (at most `cap`, in no
+         * particular order), each with its length and the field-weighted frequencies of `lexemes`.
+         * `checked`: only searchable chunks; unchecked, every chunk of the scope's documents whatever
+         * their state, which spares a lookup of its document per chunk (a third of the work): the
+         * caller checks the few it keeps (`passages`) and asks again checked when one is not.
          */
         candidates: (
           scope: SearchScope,
           language: string,
           lexemes: ReadonlyArray<string>,
           probe: ReadonlyArray<string>,
-          cap: number,
-          headingWeight: number
+          options: { readonly cap: number; readonly headingWeight: number; readonly checked: boolean }
         ) => {
+          const { cap, checked, headingWeight } = options
           const { factor, weights } = frequencyWeights(headingWeight)
           const frequencies = lexemes.map((lexeme) =>
             sql`ts_rank_cd(${weights}::real[], c.tsv, ${operand(lexeme)}::tsquery)`
@@ -219,21 +223,26 @@ export class KnowledgeIndexRepo extends Effect.Service<KnowledgeIndexRepo>()(
             FROM ai_agent_knowledge_chunks c
             WHERE c.agent_id = ${scope.agentId} AND c.language = ${language}::regconfig
               AND c.tsv @@ ${probe.map(operand).join(" | ")}::tsquery
-              AND EXISTS (SELECT FROM ai_agent_knowledge d WHERE d.id = c.document_id AND ${searchable(scope)})
+              ${scope.documentIds === null ? sql`` : sql`AND c.document_id IN ${sql.in(scope.documentIds)}`}
+              ${
+            checked
+              ? sql`AND EXISTS (SELECT FROM ai_agent_knowledge d WHERE d.id = c.document_id AND ${searchable(scope)})`
+              : sql``
+          }
             LIMIT ${cap}`.pipe(
             Effect.map((rows): Array<CandidateChunk> =>
               rows.map((row) => ({ ...row, frequencies: row.frequencies.map((frequency) => frequency * factor) }))
             ),
             Effect.orDie,
-            Effect.withSpan("KnowledgeIndexRepo.candidates", { attributes: { language, probe: probe.length } })
+            Effect.withSpan("KnowledgeIndexRepo.candidates", { attributes: { language, probe: probe.length, checked } })
           )
         },
         /**
-         * These chunks (those that still exist), with their documents' titles and, for the first
-         * `similar` of them, their trigram similarities to the query (null for the others: the
-         * similarities cost about 0.3 ms per chunk of 800 characters).
+         * These chunks, those that exist and are searchable in the scope, with their documents' titles
+         * and, for the first `reranked` of them, their trigram similarities to the query (null for the
+         * others: the similarities cost about 0.3 ms per chunk of 800 characters).
          */
-        passages: (keys: ReadonlyArray<ChunkKey>, query: string, similar: number) =>
+        passages: (scope: SearchScope, keys: ReadonlyArray<ChunkKey>, query: string, reranked: number) =>
           sql<Passage>`SELECT c.document_id, c.ordinal, d.title, c.heading, c.start_offset, c.end_offset, c.text,
               CASE WHEN k.rerank THEN word_similarity(${query}, c.text) END AS word_similarity,
               CASE WHEN k.rerank THEN (SELECT coalesce(max(similarity(${query}, sentence)), 0)
@@ -241,13 +250,13 @@ export class KnowledgeIndexRepo extends Effect.Service<KnowledgeIndexRepo>()(
                 WHERE sentence <> '') END AS sentence_similarity
             FROM jsonb_to_recordset(${
             JSON.stringify(
-              keys.map((key, at) => ({ document_id: key.documentId, ordinal: key.ordinal, rerank: at < similar }))
+              keys.map((key, at) => ({ document_id: key.documentId, ordinal: key.ordinal, rerank: at < reranked }))
             )
           }::jsonb) AS k(document_id uuid, ordinal integer, rerank boolean)
             JOIN ai_agent_knowledge_chunks c ON c.document_id = k.document_id AND c.ordinal = k.ordinal
-            JOIN ai_agent_knowledge d ON d.id = c.document_id`.pipe(
+            JOIN ai_agent_knowledge d ON d.id = c.document_id AND ${searchable(scope)}`.pipe(
             Effect.orDie,
-            Effect.withSpan("KnowledgeIndexRepo.passages", { attributes: { chunks: keys.length, similar } })
+            Effect.withSpan("KnowledgeIndexRepo.passages", { attributes: { chunks: keys.length, reranked } })
           ),
         /**
          * The best `limit` searchable chunks by trigram word similarity among those the trigram index

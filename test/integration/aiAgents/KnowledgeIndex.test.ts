@@ -4,7 +4,8 @@
  * counting the chunks gives, through indexing, re-indexing, a failed
  * indexing, a chunk rewritten, a document, an agent and a workspace deleted
  * (by cascade), and several indexers storing documents of one agent at once;
- * the frequencies a search reads are the chunks' own.
+ * the frequencies a search reads are the chunks' own; a search leaves out
+ * the chunks of documents that are not searchable even when they rank first.
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
@@ -20,13 +21,14 @@ import { AiAgentKnowledgeRepo } from "../../../src/persistence/aiAgents/AiAgentK
 import { KnowledgeIndexRepo } from "../../../src/persistence/aiAgents/KnowledgeIndexRepo.js"
 import * as PgliteClient from "../../../src/persistence/PgliteClient.js"
 import { MigratorLive, SqlLive } from "../../../src/persistence/Sql.js"
+import { KnowledgeSearch } from "../../../src/services/aiAgents/KnowledgeSearch.js"
 import { freshDatabase } from "../../support/TestDatabase.js"
 import { configFrom } from "../../support/TestServer.js"
 import { agentRow } from "./AgentRows.js"
 
 class Database extends Context.Tag("test/KnowledgeIndex/Database")<Database, { readonly url: string }>() {}
 
-const repositories = Layer.merge(KnowledgeIndexRepo.Default, AiAgentKnowledgeRepo.Default)
+const repositories = Layer.mergeAll(KnowledgeSearch.Default, KnowledgeIndexRepo.Default, AiAgentKnowledgeRepo.Default)
 
 const ServerEnv = Layer.unwrapEffect(
   Effect.map(Database, ({ url }) =>
@@ -75,7 +77,6 @@ const indexed = (workspaceId: WorkspaceId, agentId: AiAgentId, content: string, 
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const documents = yield* AiAgentKnowledgeRepo
-    const index = yield* KnowledgeIndexRepo
     const id = uuidv7() as AiAgentKnowledgeId
     yield* documents.insert(id, workspaceId, agentId, "markdown", {
       title: "Doc",
@@ -99,7 +100,13 @@ const reindexed = (id: AiAgentKnowledgeId, content: string) =>
       claimed_until = NULL WHERE id = ${id}`.pipe(Effect.orDie)
     const claimed = yield* index.claim(id)
     expect(claimed).toBeDefined()
-    const stored = yield* index.store(claimed!, null, content.length, chunkText(content, { structure: "markdown" }), new Date())
+    const stored = yield* index.store(
+      claimed!,
+      null,
+      content.length,
+      chunkText(content, { structure: "markdown" }),
+      new Date()
+    )
     expect(stored).toBe(true)
     return claimed!
   })
@@ -178,7 +185,11 @@ const frequencies = Effect.gen(function*() {
   const { agents: [agent], workspaceId } = yield* workspace
   yield* indexed(workspaceId, agent, handbook)
   const lexemes = ["refund", "card", "zebra", "ship", "absent"]
-  const found = yield* index.candidates({ agentId: agent, documentIds: null }, "english", lexemes, ["refund"], 100, 2)
+  const found = yield* index.candidates({ agentId: agent, documentIds: null }, "english", lexemes, ["refund"], {
+    cap: 100,
+    headingWeight: 2,
+    checked: true
+  })
   const own = yield* sql<{ ordinal: number; lexeme: string; body: number; heading: number }>`SELECT c.ordinal, u.lexeme,
       cardinality(u.positions) - cardinality(array_positions(u.weights, 'B')) AS body,
       cardinality(array_positions(u.weights, 'B')) AS heading
@@ -194,6 +205,36 @@ const frequencies = Effect.gen(function*() {
   // The first section: "refund" three times in its text, once in its heading ("Refunds").
   expect(found.find((chunk) => chunk.ordinal === 0)!.frequencies[0]).toBe(3 + 2)
 })
+
+/** The best chunks of disabled, re-indexing or unlisted documents are left out; the others keep BM25's order. */
+const searchable = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const search = yield* KnowledgeSearch
+  const { agents: [agent], workspaceId } = yield* workspace
+  const plain = yield* indexed(workspaceId, agent, "The zebra crossing is closed on Sundays.")
+  const loud = yield* indexed(workspaceId, agent, "Zebra. Zebra zebra: zebras and more zebras.")
+  const stale = yield* indexed(workspaceId, agent, "Zebra zebra zebra.")
+  const found = (documentIds: ReadonlyArray<AiAgentKnowledgeId> | null) =>
+    Effect.map(
+      search.search({ agentId: agent, documentIds, query: "zebra", limit: 5 }),
+      (hits) => hits.map((hit) => hit.documentId)
+    )
+  expect(new Set(yield* found(null))).toEqual(new Set([plain, loud, stale]))
+  yield* sql`UPDATE ai_agent_knowledge SET enabled = false WHERE id = ${loud}`
+  yield* sql`UPDATE ai_agent_knowledge SET status = 'pending' WHERE id = ${stale}`
+  expect(yield* found(null)).toEqual([plain])
+  expect(yield* found([loud, stale])).toEqual([])
+  yield* sql`UPDATE ai_agent_knowledge SET enabled = true WHERE id = ${loud}`
+  expect(yield* found([plain, loud])).toEqual([loud, plain])
+  // Words that are operators in a tsquery, quotes and backslashes are only words.
+  const hostile = yield* search.search({
+    agentId: agent,
+    documentIds: null,
+    query: "zebra's \\ 'crossing' : & | ! (sundays) <-> closed:* \\'",
+    limit: 5
+  })
+  expect(hostile[0]!.documentId).toBe(plain)
+}).pipe(Effect.orDie)
 
 describe("knowledge index statistics", () => {
   layer(ServerEnv, { excludeTestServices: true, timeout: 60_000 })("PostgreSQL server", (it) => {
@@ -216,10 +257,12 @@ describe("knowledge index statistics", () => {
       }))
 
     it.effect("a search reads each lexeme's field-weighted frequency", () => frequencies)
+    it.effect("a search leaves out documents that are not searchable, first in BM25 or not", () => searchable)
   })
 
   layer(EmbeddedEnv, { excludeTestServices: true, timeout: 60_000 })("embedded PGlite", (it) => {
     it.effect("stay exact through index, re-index, failure, rewrite and cascaded deletes", () => lifecycle)
     it.effect("a search reads each lexeme's field-weighted frequency", () => frequencies)
+    it.effect("a search leaves out documents that are not searchable, first in BM25 or not", () => searchable)
   })
 })

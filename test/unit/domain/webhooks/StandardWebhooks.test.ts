@@ -41,11 +41,13 @@ describe("StandardWebhooks", () => {
   })
 
   it("verifies the raw bytes: one changed character of the body, id or timestamp is a mismatch", () => {
-    for (const changed of [
-      { ...content, body: vector.payload.replace("2432", "2433") },
-      { ...content, body: vector.payload + " " },
-      { ...content, id: vector.id + "x" }
-    ]) {
+    for (
+      const changed of [
+        { ...content, body: vector.payload.replace("2432", "2433") },
+        { ...content, body: vector.payload + " " },
+        { ...content, id: vector.id + "x" }
+      ]
+    ) {
       expect(verify(changed, vector.expected_signature, at(0))?.reason).toBe("mismatch")
     }
     const later = { ...content, timestamp: vector.timestamp + 1 }
@@ -71,7 +73,17 @@ describe("StandardWebhooks", () => {
   })
 
   it("refuses malformed headers without throwing", () => {
-    for (const header of ["", "   ", "v1,", "v1,not base64!", "g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", "v2,xyz", "\u0000"]) {
+    for (
+      const header of [
+        "",
+        "   ",
+        "v1,",
+        "v1,not base64!",
+        "g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
+        "v2,xyz",
+        "\u0000"
+      ]
+    ) {
       expect(verify(content, header, at(0))?.reason).toBe("malformed")
     }
     const many = Array.from({ length: MAX_SIGNATURES + 1 }, () => vector.expected_signature).join(" ")
