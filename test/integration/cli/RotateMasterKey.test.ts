@@ -13,9 +13,10 @@
 import { HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Redacted, Ref } from "effect"
+import { Effect, Fiber, Layer, Redacted, Ref, Schema } from "effect"
 import * as Crypto from "node:crypto"
 import type { WorkspaceId } from "../../../src/domain/identity/Ids.js"
+import { ChainCreate } from "../../../src/domain/workflows/Chain.js"
 import type { SecretId, SecretName } from "../../../src/domain/workspace/Ids.js"
 import { MasterKey } from "../../../src/services/MasterKey.js"
 import { SecretValues } from "../../../src/services/workspace/SecretValues.js"
@@ -80,7 +81,7 @@ describe("parley secrets rotate-master-key", () => {
           )
 
         // 1. A node on the old key: secrets created, some rotated, read server-side; a TOTP seed.
-        const { mfa, owner } = yield* Effect.gen(function*() {
+        const { chainSecret, mfa, owner } = yield* Effect.gen(function*() {
           const owner = yield* signUp()
           const mfa = yield* enableMfa(owner)
           const client = yield* clientOf(owner)
@@ -103,7 +104,11 @@ describe("parley secrets rotate-master-key", () => {
             }), { concurrency: 8, discard: true })
           yield* readAll(owner)
           yield* listed(owner)
-          return { owner, mfa }
+          // A chain's signing secret is sealed with the master key too (shown once, here only).
+          const chain = yield* client.chains.create({
+            payload: Schema.decodeUnknownSync(ChainCreate)({ slug: `rotation-${process.pid}`, name: "Rotation" })
+          })
+          return { owner, mfa, chainSecret: chain.ingressSecret }
         }).pipe(Effect.provide(node({ PARLEY_MASTER_KEY: oldKey })))
 
         // 2. The node rolled to the new key, the old one accepted; the command runs while it serves.
@@ -148,6 +153,7 @@ describe("parley secrets rotate-master-key", () => {
         expect(report.rewrapped).toBeGreaterThan(0)
         expect(report.resealed["users.totp_secret"]).toBe(1)
         expect(report.resealed["signing_keys.private_key"]).toBeGreaterThanOrEqual(1)
+        expect(report.resealed["workflow_chains.ingress_secret"]).toBe(1)
         expect(rounds).toBeGreaterThan(0)
 
         // A second run finds nothing to do; a key that opens nothing is refused before any write.
@@ -156,7 +162,12 @@ describe("parley secrets rotate-master-key", () => {
         expect(reportOf(again.output)).toEqual({
           masterKeyId: nextId,
           rewrapped: 0,
-          resealed: { "users.totp_secret": 0, "users.totp_pending_secret": 0, "signing_keys.private_key": 0 },
+          resealed: {
+            "users.totp_secret": 0,
+            "users.totp_pending_secret": 0,
+            "signing_keys.private_key": 0,
+            "workflow_chains.ingress_secret": 0
+          },
           changedMeanwhile: 0
         })
         const refused = yield* command({ PARLEY_MASTER_KEY: strangerKey })
@@ -173,7 +184,7 @@ describe("parley secrets rotate-master-key", () => {
           const sealed = yield* sql<
             { value: string }
           >`SELECT totp_secret AS value FROM users WHERE totp_secret IS NOT NULL
-          UNION ALL SELECT private_key FROM signing_keys`
+          UNION ALL SELECT private_key FROM signing_keys UNION ALL SELECT ingress_secret FROM workflow_chains`
           expect(sealed.every(({ value }) => value.startsWith(`v2.${nextId}.`))).toBe(true)
           yield* readAll(owner)
           yield* listed(owner)
@@ -198,6 +209,10 @@ describe("parley secrets rotate-master-key", () => {
           expect(dump.some((line) => line.startsWith("secret_versions:"))).toBe(true)
           const everywhere = [...dump, JSON.stringify(logs), ...outputs, ...answers]
           const seed = Redacted.value(mfa.secret)
+          // The chain's secret was answered once by design; it is nowhere in the database, the logs or the output.
+          expect([...dump, JSON.stringify(logs), ...outputs].some((text) => text.includes(chainSecret.slice(6)))).toBe(
+            false
+          )
           const leaks = [...everValue, seed].filter((value) => everywhere.some((text) => text.includes(value)))
           expect(leaks).toEqual([])
           // The search can find what it looks for: the values' names are there.
