@@ -20,6 +20,7 @@
  *    queries part 1 reports; `LEXICAL_DEFAULTS` holds what it chose.
  *
  *   npm run bench:knowledge                     (KNOWLEDGE_BENCH_SIZES=10000 to skip the largest)
+ *   KNOWLEDGE_BENCH_BUDGETS=1000,4000,none      (the latency part again with other probe budgets)
  */
 import { SqlClient } from "@effect/sql"
 import { ConfigProvider, Effect, Layer } from "effect"
@@ -47,6 +48,10 @@ const SIZES = (process.env["KNOWLEDGE_BENCH_SIZES"] ?? "10000,100000").split(","
 /** The embedded sizes (PGlite indexes slowly: `KNOWLEDGE_BENCH_EMBEDDED_SIZES` to change them). */
 const EMBEDDED_SIZES = (process.env["KNOWLEDGE_BENCH_EMBEDDED_SIZES"] ?? SIZES.join(",")).split(",")
   .filter((size) => size !== "").map(Number)
+const UNBOUNDED = 1_000_000_000
+/** Other probe budgets than `LEXICAL_DEFAULTS.probeBudget` to measure the latency part with ("none": unbounded). */
+const BUDGETS = (process.env["KNOWLEDGE_BENCH_BUDGETS"] ?? "").split(",").filter((budget) => budget !== "")
+  .map((budget) => budget === "none" ? UNBOUNDED : Number(budget))
 /** `quality`, `latency` or both (the default); or `tune`. */
 const PARTS = process.env["KNOWLEDGE_BENCH_PARTS"] ?? "quality,latency"
 const LATENCY_QUERIES = 200
@@ -224,28 +229,41 @@ const latency = (corpus: Corpus, size: number, perCopy: number) =>
   Effect.gen(function*() {
     const loaded = yield* load(corpus, Math.max(1, Math.round(size / perCopy)))
     const search = yield* KnowledgeSearch
-    const times: Array<number> = []
-    const ranks: Array<number> = []
     const queries = corpus.queries.slice(0, LATENCY_QUERIES)
-    for (const query of queries.slice(0, 10)) {
-      yield* search.search({ agentId: loaded.agentId, documentIds: null, query: query.text, limit: 5 })
-    }
-    for (const query of queries) {
-      const started = performance.now()
-      const hits = yield* search.search({ agentId: loaded.agentId, documentIds: null, query: query.text, limit: 5 })
-      times.push(performance.now() - started)
-      const at = [...new Set(hits.map((hit) => loaded.keys.get(hit.documentId)))].indexOf(query.answer)
-      ranks.push(at === -1 ? Infinity : at + 1)
-    }
-    times.sort((a, b) => a - b)
-    const found = score(ranks)
-    console.log(
-      `  ${String(loaded.chunks).padStart(7)} chunks (indexed in ${loaded.seconds.toFixed(0)} s${
+    const measure = (label: string, ranking: Partial<LexicalRanking>) =>
+      Effect.gen(function*() {
+        const times: Array<number> = []
+        const ranks: Array<number> = []
+        const ask = (text: string) =>
+          search.search({ agentId: loaded.agentId, documentIds: null, query: text, limit: 5, ranking })
+        for (const query of queries.slice(0, 10)) yield* ask(query.text)
+        for (const query of queries) {
+          const started = performance.now()
+          const hits = yield* ask(query.text)
+          times.push(performance.now() - started)
+          const at = [...new Set(hits.map((hit) => loaded.keys.get(hit.documentId)))].indexOf(query.answer)
+          ranks.push(at === -1 ? Infinity : at + 1)
+        }
+        times.sort((a, b) => a - b)
+        const found = score(ranks)
+        console.log(
+          `  ${label}: p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${
+            percentile(times, 99).toFixed(1)
+          } ms; recall@1 ${found.recall1.toFixed(3)}, recall@5 ${found.recall5.toFixed(3)} (any copy)`
+        )
+      })
+    yield* measure(
+      `${String(loaded.chunks).padStart(7)} chunks (indexed in ${loaded.seconds.toFixed(0)} s${
         loaded.waiting > 0 ? `, ${loaded.waiting} not ready` : ""
-      }): p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms; recall@1 ${
-        found.recall1.toFixed(3)
-      }, recall@5 ${found.recall5.toFixed(3)} (any copy)`
+      })`,
+      {}
     )
+    for (const budget of BUDGETS) {
+      yield* measure(
+        `          probe budget ${budget === UNBOUNDED ? "none" : budget}`,
+        { probeBudget: budget, candidateCap: budget === UNBOUNDED ? UNBOUNDED : 2 * budget }
+      )
+    }
   })
 
 /**
