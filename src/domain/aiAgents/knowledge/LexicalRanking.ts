@@ -29,9 +29,10 @@ export interface LexicalRanking extends Bm25Settings {
  * that are not in the documents; `KNOWLEDGE_BENCH_PARTS=tune npm run bench:knowledge`), never on
  * the test queries the benchmark reports: k1 2 over 1.2, the sentence 2 and the words 0.5 out of
  * 0 to 3 and 0 to 1. The heading's weight is BM25F's usual 2, untuned (neither benchmark set has
- * headings). The probe's budget trades exactness for work: at 100,000 chunks (PubMedQA repeated
- * 39 times, so that even its rarest words are in 39 chunks) 1,000 gave recall@1 0.890 at 25 ms p50,
- * 2,000 0.900 at 34 ms, 4,000 0.910 at 59 ms and no bound 0.915 at 368 ms (bench/README.md).
+ * headings). The probe's budget trades exactness for work: at 100,000 chunks on the server
+ * (PubMedQA repeated 39 times, so that even its rarest words are in 39 chunks) 1,000 gave recall@1
+ * 0.890 at 16 ms p50, 2,000 0.900 at 21 ms, 4,000 0.910 at 31 ms and no bound 0.915 at 238 ms
+ * (bench/README.md, "knowledge").
  */
 export const LEXICAL_DEFAULTS: LexicalRanking = {
   ...BM25_DEFAULTS,
