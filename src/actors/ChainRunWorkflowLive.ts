@@ -63,8 +63,6 @@ const Resolved = Schema.Struct({ version: Schema.Number, graph: WorkflowGraph })
 
 const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-const runFailure = (failure: RunFailure) => failure
-
 export const ChainRunWorkflowLive = ChainRunWorkflow.toLayer(
   Effect.fn("ChainRunWorkflow.run")(function*({ generation, runId }) {
     const runs = yield* ChainRunRepo
@@ -172,7 +170,7 @@ export const ChainRunWorkflowLive = ChainRunWorkflow.toLayer(
           idempotencyPrefix: `${runId}/${prefix}`
         })
         const encodeTrace = Schema.encode(NodeTrace)
-        const completed = yield* runWorkflow<never, WorkflowEngine | WorkflowInstance>(graphOf(resolved), input, {
+        const completed = yield* runWorkflow<never, WorkflowEngine | WorkflowInstance>(resolved.graph, input, {
           callouts: bound,
           execute: (key, _node, execution) =>
             act(
@@ -319,12 +317,12 @@ export const ChainRunWorkflowLive = ChainRunWorkflow.toLayer(
               return yield* finish(
                 "failed",
                 null,
-                runFailure({
+                {
                   code: "step-failed",
                   message: `step ${step.id} failed after ${step.maxAttempts} attempt(s): ${last?.message ?? "unknown"}`,
                   stepId: step.id,
                   ...(last?.nodeId === undefined ? {} : { nodeId: last.nodeId })
-                })
+                }
               )
             }
           }
@@ -344,8 +342,6 @@ export const ChainRunWorkflowLive = ChainRunWorkflow.toLayer(
 )
 
 const encodeWait = (wait: PendingWait) => Effect.orDie(Schema.encode(PendingWait)(wait)) as Effect.Effect<JsonValue>
-
-const graphOf = (resolved: typeof Resolved.Type) => resolved.graph
 
 /** A wait with a time-out: the first of its payload and the durable clock, the winner stored for replays. */
 const timedWait = (

@@ -1,3 +1,4 @@
+import type { ChainProblem } from "./ChainNotRunnable.js"
 import type { ChainStep } from "./ChainStep.js"
 
 /** What the workspace has of a workflow a chain step names: its live version and its published versions. */
@@ -40,3 +41,42 @@ export const stepReferenceProblems = (
     }
     return []
   })
+
+/**
+ * Why a chain cannot start a run now: no steps, a step's workflow gone, an
+ * unpinned step's workflow never published, a pinned version that is not a
+ * published one. Empty when every step can run.
+ */
+export const runProblems = (
+  steps: ReadonlyArray<ChainStep>,
+  workflows: ReadonlyMap<string, StepWorkflowFacts>
+): ReadonlyArray<ChainProblem> => {
+  if (steps.length === 0) return [{ code: "no-steps", message: "the chain has no steps" }]
+  return steps.flatMap((step): ReadonlyArray<ChainProblem> => {
+    const place = { stepId: step.id, workflowId: step.workflowId }
+    const workflow = workflows.get(step.workflowId)
+    if (workflow === undefined) {
+      return [{
+        code: "workflow-missing",
+        message: `step ${step.id}: workflow ${step.workflowId} no longer exists`,
+        ...place
+      }]
+    }
+    if (step.version === undefined) {
+      return workflow.liveVersion === null
+        ? [{
+          code: "workflow-not-published",
+          message: `step ${step.id}: workflow ${step.workflowId} has no published version yet`,
+          ...place
+        }]
+        : []
+    }
+    return workflow.versions.includes(step.version)
+      ? []
+      : [{
+        code: "version-missing",
+        message: `step ${step.id}: workflow ${step.workflowId} has no published version ${step.version}`,
+        ...place
+      }]
+  })
+}

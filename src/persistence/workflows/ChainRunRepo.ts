@@ -356,13 +356,6 @@ export class ChainRunRepo extends Effect.Service<ChainRunRepo>()("parley/persist
           Effect.orDie,
           Effect.withSpan("ChainRunRepo.claimedWaits")
         ),
-      /** Whether the workspace still has the workflow. */
-      workflowExists: (workspaceId: WorkspaceId, workflowId: string) =>
-        sql`SELECT 1 FROM workflows WHERE id = ${workflowId} AND workspace_id = ${workspaceId}`.pipe(
-          Effect.map((rows) => rows.length === 1),
-          Effect.orDie,
-          Effect.withSpan("ChainRunRepo.workflowExists")
-        ),
       /** The attempts under way of a cancelled run end as cancelled. */
       markOpenStepsCancelled: (runId: ChainRunId, at: Date) =>
         sql`UPDATE chain_run_steps SET status = 'cancelled', finished_at = ${at}

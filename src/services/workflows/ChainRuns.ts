@@ -25,7 +25,7 @@ import type { JsonValue } from "../../domain/Json.js"
 import { pageOf } from "../../domain/Pagination.js"
 import type { Chain } from "../../domain/workflows/Chain.js"
 import { IngressReplayed } from "../../domain/workflows/ChainIngress.js"
-import { ChainNotRunnable, type ChainProblem } from "../../domain/workflows/ChainNotRunnable.js"
+import { ChainNotRunnable } from "../../domain/workflows/ChainNotRunnable.js"
 import {
   ChainRunFinished,
   type ChainRunListParams,
@@ -34,8 +34,10 @@ import {
   type ChainRunResume,
   type ChainRunTrigger
 } from "../../domain/workflows/ChainRun.js"
+import { runProblems } from "../../domain/workflows/ChainStepReferences.js"
 import type { ChainRunId } from "../../domain/workflows/Ids.js"
 import { ApprovalDecision } from "../../domain/workflows/WaitData.js"
+import { ChainRepo } from "../../persistence/workflows/ChainRepo.js"
 import { ChainRunRepo } from "../../persistence/workflows/ChainRunRepo.js"
 import { currentTraceId } from "../runtime/CurrentTrace.js"
 import { ChainEvents } from "./ChainEvents.js"
@@ -58,6 +60,7 @@ const runNotFound = (runId: ChainRunId) => new ChainRunNotFound({ runId, message
 export class ChainRuns extends Effect.Service<ChainRuns>()("parley/services/workflows/ChainRuns", {
   scoped: Effect.gen(function*() {
     const runs = yield* ChainRunRepo
+    const chains = yield* ChainRepo
     const events = yield* ChainEvents
     const engine = yield* WorkflowEngine
     const withEngine = Effect.provideService(WorkflowEngine, engine)
@@ -66,40 +69,11 @@ export class ChainRuns extends Effect.Service<ChainRuns>()("parley/services/work
     const launch = (runId: ChainRunId, generation: number) =>
       Effect.asVoid(ChainRunWorkflow.execute({ runId, generation }, { discard: true })).pipe(withEngine)
 
-    /** Why the chain cannot run now: no steps, a workflow gone, a pinned version or a live one missing. */
+    /** Why the chain cannot run now, from one read of the workflows its steps name. */
     const problems = Effect.fn("ChainRuns.problems")(function*(chain: Chain) {
-      if (chain.steps.length === 0) {
-        return [{ code: "no-steps", message: "the chain has no steps" }] satisfies Array<ChainProblem>
-      }
-      const found: Array<ChainProblem> = []
-      for (const step of chain.steps) {
-        const resolved = yield* runs.resolveVersion(chain.workspaceId, step.workflowId, step.version)
-        if (resolved !== undefined) continue
-        const exists = yield* runs.workflowExists(chain.workspaceId, step.workflowId)
-        found.push(
-          !exists
-            ? {
-              code: "workflow-missing",
-              message: `step ${step.id}: workflow ${step.workflowId} no longer exists`,
-              stepId: step.id,
-              workflowId: step.workflowId
-            }
-            : step.version === undefined
-            ? {
-              code: "workflow-not-published",
-              message: `step ${step.id}: workflow ${step.workflowId} has no published version yet`,
-              stepId: step.id,
-              workflowId: step.workflowId
-            }
-            : {
-              code: "version-missing",
-              message: `step ${step.id}: workflow ${step.workflowId} has no published version ${step.version}`,
-              stepId: step.id,
-              workflowId: step.workflowId
-            }
-        )
-      }
-      return found
+      const ids = [...new Set(chain.steps.map((step) => step.workflowId as string))]
+      const found = yield* chains.stepWorkflows(chain.workspaceId, ids)
+      return runProblems(chain.steps, new Map(found.map((workflow) => [workflow.id, workflow])))
     })
 
     const start = Effect.fn("ChainRuns.start")(function*(chain: Chain, request: RunStart) {
@@ -284,5 +258,5 @@ export class ChainRuns extends Effect.Service<ChainRuns>()("parley/services/work
 
     return { start, list, get: find, detail, resume, cancel } as const
   }),
-  dependencies: [ChainRunRepo.Default]
+  dependencies: [ChainRunRepo.Default, ChainRepo.Default]
 }) {}
