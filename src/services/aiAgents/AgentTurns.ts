@@ -11,11 +11,11 @@
  *
  * The cluster's transient answers (a repeat of a turn still running, a reply
  * interrupted by a shard moving) make it send the same message again, as
- * `SendTurn.ts` does for Assistants; after `DELIVERY_LIMIT` the caller hears
+ * `SendTurn.ts` does for Assistants (`Resend.ts`); after `DELIVERY_LIMIT` the caller hears
  * "retry with the same key" (the turn goes on regardless).
  */
 import type { ClusterError } from "@effect/cluster"
-import { Cause, Data, Effect, Fiber, Option, ParseResult, Schedule, Schema } from "effect"
+import { Effect, Fiber, Option, ParseResult, Schema } from "effect"
 import * as Crypto from "node:crypto"
 import { v5 as uuidv5, v7 as uuidv7 } from "uuid"
 import { AgentConversation, type AgentTurnPayload } from "../../actors/AgentConversation.js"
@@ -33,7 +33,7 @@ import { type PlaygroundRequest, PlaygroundResult } from "../../domain/aiAgents/
 import { AiAgentNotPublished } from "../../domain/aiAgents/PublicToken.js"
 import { type PublicTurnOutcome, type PublicTurnRequest, PublicTurnResult } from "../../domain/aiAgents/PublicTurn.js"
 import { canonicalJson } from "../../domain/CanonicalJson.js"
-import { NotReady, UpstreamFailed, ValidationFailed } from "../../domain/HttpErrors.js"
+import { UpstreamFailed, ValidationFailed } from "../../domain/HttpErrors.js"
 import type { IdempotencyKeyReused } from "../../domain/Idempotency.js"
 import type { AuditActor } from "../../domain/identity/Actor.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
@@ -44,14 +44,9 @@ import { AgentConversationRepo } from "../../persistence/aiAgents/AgentConversat
 import { AiAgentRepo } from "../../persistence/aiAgents/AiAgentRepo.js"
 import { Admission } from "../Admission.js"
 import { currentTraceId } from "../runtime/CurrentTrace.js"
-import { DELIVERY_LIMIT } from "../runtime/SendTurn.js"
+import { resentWhileTransient } from "../runtime/Resend.js"
 import { AgentSnapshots } from "./AgentSnapshots.js"
 import { AgentTranscripts } from "./AgentTranscripts.js"
-
-/** A transient answer: send the same message again. */
-class SendAgain extends Data.TaggedError("SendAgain")<{}> {}
-
-const RESEND = Schedule.exponential("20 millis", 1.5).pipe(Schedule.either(Schedule.spaced("250 millis")))
 
 /** Text the database cannot store (NUL) or that is not Unicode (a lone surrogate): refused, never stored. */
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
@@ -161,25 +156,8 @@ type SentErrors =
   | ClusterError.PersistenceError
 
 const typed = <A>(sent: Effect.Effect<A, SentErrors>) =>
-  sent.pipe(
-    Effect.catchAllCause((cause): Effect.Effect<never, SentErrors | SendAgain> =>
-      Cause.isInterruptedOnly(cause) ? Effect.fail(new SendAgain()) : Effect.failCause(cause)
-    ),
-    Effect.catchTag("AlreadyProcessingMessage", () => Effect.fail(new SendAgain())),
-    Effect.retry({ schedule: RESEND, while: (error) => error._tag === "SendAgain" }),
-    Effect.timeoutFail({
-      duration: DELIVERY_LIMIT,
-      onTimeout: () => new NotReady({ message: "This turn is still being processed; retry with the same key" })
-    }),
+  resentWhileTransient(sent, "This turn is still being processed; retry with the same key").pipe(
     Effect.catchTags({
-      SendAgain: () =>
-        Effect.fail(new NotReady({ message: "This turn is still being processed; retry with the same key" })),
-      MailboxFull: () => Effect.fail(new NotReady({ message: "The conversation is busy; retry shortly" })),
-      PersistenceError: (error) =>
-        Effect.zipRight(
-          Effect.logError("The cluster's message storage failed", error.cause),
-          Effect.fail(new NotReady({ message: "The cluster's storage is unavailable" }))
-        ),
       AgentTurnUpstreamFailed: (failure) =>
         Effect.fail(new UpstreamFailed({ provider: failure.provider, message: failure.message })),
       AgentTurnFailed: (failure) =>

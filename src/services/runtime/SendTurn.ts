@@ -19,7 +19,7 @@
  * refusals become a typed 503.
  */
 import type { ClusterError } from "@effect/cluster"
-import { Cause, Chunk, Clock, Data, Duration, Effect, Predicate, Schedule } from "effect"
+import { Cause, Chunk, Clock, Data, Duration, Effect, Predicate } from "effect"
 import { NotReady } from "../../domain/HttpErrors.js"
 import type { IdempotencyKeyReused } from "../../domain/Idempotency.js"
 import type {
@@ -29,6 +29,7 @@ import type {
   TurnFailed
 } from "../../domain/runtime/RuntimeSession.js"
 import type { SimulatedTurnReply } from "../../domain/runtime/Turn.js"
+import { DELIVERY_LIMIT, RESEND } from "./Resend.js"
 
 /** A turn sent to the entity, as the cluster's client answers it. */
 export type TurnSent = Effect.Effect<
@@ -77,21 +78,6 @@ const brokeInTransport = (cause: Cause.Cause<unknown>) =>
  * soon after its shards move.
  */
 export const ASK_AGAIN_AFTER = Duration.millis(1500)
-
-/**
- * How often a transient answer is asked for again: soon at first (a repeat
- * usually waits for a turn that ends within milliseconds), then every 250 ms
- * (a hand-over lasts until the new owner takes the shard: a refresh interval
- * after a graceful leave, the lock expiration after a crash).
- */
-const RESEND = Schedule.exponential("20 millis", 1.5).pipe(Schedule.either(Schedule.spaced("250 millis")))
-
-/**
- * How long a turn is waited for in all. It stays under the request time-out
- * (30 s by default), so a caller that waited that long hears "retry with the
- * same key" rather than a time-out; the turn itself goes on regardless.
- */
-export const DELIVERY_LIMIT = Duration.seconds(25)
 
 /**
  * How long a turn goes unanswered before its message is released for the

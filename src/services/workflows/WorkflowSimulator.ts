@@ -11,18 +11,17 @@
  *
  * The cluster's transient answers (a repeat of a turn still running, a reply
  * interrupted by a shard moving) make it send the same message again, as
- * `SendTurn.ts` does for Assistants; after `DELIVERY_LIMIT` the caller hears
+ * `SendTurn.ts` does for Assistants (`Resend.ts`); after `DELIVERY_LIMIT` the caller hears
  * `503 NotReady` (the turn goes on regardless). A delivery holds a permit of
  * the node's turns gate (`Admission`) until it ends, whatever becomes of the
  * request that sent it.
  */
-import { ClusterError } from "@effect/cluster"
-import { Cause, Clock, Data, Effect, Either, Fiber, Option, Schedule } from "effect"
+import { Clock, Effect, Either, Fiber, Option } from "effect"
 import * as Crypto from "node:crypto"
 import { v7 as uuidv7 } from "uuid"
 import { WorkflowSimSession } from "../../actors/WorkflowSimSession.js"
 import { canonicalJson } from "../../domain/CanonicalJson.js"
-import { NotReady, ValidationFailed } from "../../domain/HttpErrors.js"
+import { ValidationFailed } from "../../domain/HttpErrors.js"
 import { actorOf, type Principal } from "../../domain/identity/Principal.js"
 import type { JsonValue } from "../../domain/Json.js"
 import { type ListParams, pageOf } from "../../domain/Pagination.js"
@@ -37,46 +36,7 @@ import { WorkflowRepo } from "../../persistence/workflows/WorkflowRepo.js"
 import { WorkflowSimSessionRepo } from "../../persistence/workflows/WorkflowSimSessionRepo.js"
 import { Admission } from "../Admission.js"
 import { currentTraceId } from "../runtime/CurrentTrace.js"
-import { DELIVERY_LIMIT } from "../runtime/SendTurn.js"
-
-/** A transient answer: send the same message again. */
-class SendAgain extends Data.TaggedError("SendAgain")<{}> {}
-
-const RESEND = Schedule.exponential("20 millis", 1.5).pipe(Schedule.either(Schedule.spaced("250 millis")))
-
-/** What the cluster's client may answer besides the message's own errors. */
-type ClusterFailure = ClusterError.MailboxFull | ClusterError.AlreadyProcessingMessage | ClusterError.PersistenceError
-
-/**
- * `send` (an entity client's call), sent again while its answer is transient,
- * its cluster failures made a typed `503` (`busy` says what a caller that
- * waited too long is told).
- */
-const delivered = <A, E>(send: Effect.Effect<A, E | ClusterFailure>, busy: string): Effect.Effect<A, E | NotReady> =>
-  send.pipe(
-    Effect.catchAllCause((cause): Effect.Effect<never, E | ClusterFailure | SendAgain> =>
-      Cause.isInterruptedOnly(cause) ? Effect.fail(new SendAgain()) : Effect.failCause(cause)
-    ),
-    Effect.catchIf(
-      (error): error is ClusterError.AlreadyProcessingMessage => error instanceof ClusterError.AlreadyProcessingMessage,
-      () => Effect.fail(new SendAgain())
-    ),
-    Effect.retry({ schedule: RESEND, while: (error) => error instanceof SendAgain }),
-    Effect.timeoutFail({ duration: DELIVERY_LIMIT, onTimeout: () => new NotReady({ message: busy }) }),
-    Effect.catchAll((error): Effect.Effect<never, E | NotReady> => {
-      if (error instanceof SendAgain) return Effect.fail(new NotReady({ message: busy }))
-      if (error instanceof ClusterError.MailboxFull) {
-        return Effect.fail(new NotReady({ message: "The session is busy; retry shortly" }))
-      }
-      if (error instanceof ClusterError.PersistenceError) {
-        return Effect.zipRight(
-          Effect.logError("The cluster's message storage failed", error.cause),
-          Effect.fail(new NotReady({ message: "The cluster's storage is unavailable" }))
-        )
-      }
-      return Effect.fail(error as E | NotReady)
-    })
-  )
+import { type ClusterFailure, resentWhileTransient } from "../runtime/Resend.js"
 
 /**
  * The input checked against the trigger's declared inputs: a `400` naming
@@ -110,7 +70,7 @@ export class WorkflowSimulator extends Effect.Service<WorkflowSimulator>()(
       const sessions = yield* WorkflowSimSessionRepo
 
       const send = <A, E>(sent: Effect.Effect<A, E | ClusterFailure>, busy: string) =>
-        admission.admit(delivered(sent, busy)).pipe(Effect.forkIn(scope), Effect.flatMap(Fiber.join))
+        admission.admit(resentWhileTransient(sent, busy)).pipe(Effect.forkIn(scope), Effect.flatMap(Fiber.join))
 
       const workflowOf = (principal: Principal, workflowId: WorkflowId) =>
         Effect.flatMap(
