@@ -46,8 +46,16 @@ export const ensureBundle = async () => {
     target: "node20",
     // The packages are bundled too: Node then reads one file instead of resolving and loading some two thousand
     // modules (about a second less of a start). Kept outside: PGlite and tiktoken (through Anthropic's
-    // tokenizer), which read their WebAssembly next to their modules, and the optional native add-ons.
-    external: ["@electric-sql/pglite", "pg-native", "msgpackr-extract", "tiktoken", "@anthropic-ai/tokenizer"],
+    // tokenizer), which read their WebAssembly next to their modules, the optional native add-ons, and
+    // pdf.js (3 MB, loaded on a node's first PDF; it finds its optional canvas add-on next to itself).
+    external: [
+      "@electric-sql/pglite",
+      "pg-native",
+      "msgpackr-extract",
+      "tiktoken",
+      "@anthropic-ai/tokenizer",
+      "pdfjs-dist"
+    ],
     // Some packages call `require` from their ES modules.
     banner: {
       js:

@@ -35,8 +35,11 @@ import type { WorkspaceId } from "../../src/domain/identity/Ids.js"
 import { AiAgentKnowledgeRepo } from "../../src/persistence/aiAgents/AiAgentKnowledgeRepo.js"
 import { KnowledgeIndexRepo } from "../../src/persistence/aiAgents/KnowledgeIndexRepo.js"
 import { MigratorLive, SqlLive } from "../../src/persistence/Sql.js"
+import { LlmClients } from "../../src/providers/llm/LlmClients.js"
 import { KnowledgeIndexer } from "../../src/services/aiAgents/KnowledgeIndexer.js"
 import { KnowledgeSearch, RERANKED } from "../../src/services/aiAgents/KnowledgeSearch.js"
+import { LlmInForce } from "../../src/services/settings/LlmInForce.js"
+import { SecretValues } from "../../src/services/workspace/SecretValues.js"
 import { emptyDatabase } from "../../test/support/TestDatabase.js"
 import { runBench } from "../support/Run.js"
 import { percentile } from "../turns/Load.js"
@@ -66,6 +69,12 @@ const services = (backend: Backend, location: string) =>
     AiAgentKnowledgeRepo.Default,
     KnowledgeIndexRepo.Default
   ).pipe(
+    // No embeddings provider is configured: the providers' layers are there, and no key is ever read.
+    Layer.provide(Layer.mergeAll(LlmInForce.Default, LlmClients.Default)),
+    Layer.provide(Layer.succeed(
+      SecretValues,
+      SecretValues.of({ reveal: () => Effect.die("no secret is read"), missing: () => Effect.succeed([]) })
+    )),
     Layer.provideMerge(MigratorLive.pipe(Layer.provideMerge(SqlLive))),
     Layer.provide(Layer.setConfigProvider(ConfigProvider.fromJson(
       backend === "server" ? { DATABASE_URL: location } : { PARLEY_DATA_DIR: location }

@@ -39,7 +39,6 @@ import {
 import { AgentTurnRequest, inputOf } from "../domain/aiAgents/AgentTurnRequest.js"
 import type { AiAgentSnapshot } from "../domain/aiAgents/AiAgentSnapshot.js"
 import { AiAgentConversationClosed, AiAgentConversationNotFound } from "../domain/aiAgents/Conversation.js"
-import { checkText } from "../domain/aiAgents/guardrails/GuardrailCheck.js"
 import { AiAgentConversationId, AiAgentMessageId } from "../domain/aiAgents/Ids.js"
 import { guardrailFinish } from "../domain/aiAgents/loop/AgentLoop.js"
 import { LoopStep } from "../domain/aiAgents/loop/LoopStep.js"
@@ -167,8 +166,9 @@ export const AgentConversationLive = AgentConversation.toLayer(
         }
         const ops = yield* agentOps.get(payload.workspaceId)
         const budget = ops.tokenBudgets.perConversation
-        // The input guardrails judge the message once, here; the turn stores it as they left it.
-        const input = checkText(snapshot.guardrails, "input", payload.message)
+        // The input guardrails judge the message once, here (the model too, for llm topic rules); the turn stores
+        // it as they left it, with their verdict, so a resumed turn never judges again.
+        const input = yield* runtime.judgeInput(payload.workspaceId, snapshot, payload.message)
         return {
           source: payload.source,
           message: input.text,

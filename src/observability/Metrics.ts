@@ -53,3 +53,9 @@ export const admissionLimit = Metric.gauge("parley_admission_limit", {
 export const admissionSaturated = Metric.gauge("parley_admission_saturated", {
   description: "1 while the node is saturated and /health/ready answers 503, else 0"
 })
+
+/** Embedding calls that failed, by stage (`index`: a document's chunks, `query`: a search's query). */
+export const knowledgeEmbeddingFailures = Metric.counter("parley_knowledge_embedding_failures_total", {
+  description: "Embeddings provider calls for AI-agent knowledge that failed, by stage (index, query)",
+  incremental: true
+})

@@ -34,6 +34,8 @@ import migration0019 from "./migrations/0019_knowledge_ranking.js"
 import migration0020 from "./migrations/0020_workflow_chains.js"
 import migration0021 from "./migrations/0021_chain_runs.js"
 import migration0022 from "./migrations/0022_workflow_sim_sessions.js"
+import migration0023 from "./migrations/0023_knowledge_pdf.js"
+import migration0024 from "./migrations/0024_knowledge_vectors.js"
 import * as PgliteClient from "./PgliteClient.js"
 
 /** Every migration, in order; the migrator records which ran. */
@@ -59,7 +61,9 @@ export const migrations = {
   "0019_knowledge_ranking": migration0019,
   "0020_workflow_chains": migration0020,
   "0021_chain_runs": migration0021,
-  "0022_workflow_sim_sessions": migration0022
+  "0022_workflow_sim_sessions": migration0022,
+  "0023_knowledge_pdf": migration0023,
+  "0024_knowledge_vectors": migration0024
 } as const
 
 /** The id of the newest migration, which readiness expects to find applied. */

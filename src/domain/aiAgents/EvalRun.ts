@@ -16,7 +16,7 @@ export const EvalRunStatus = Schema.Literal("queued", "running", "passed", "fail
 })
 export type EvalRunStatus = typeof EvalRunStatus.Type
 
-/** What started a run: a client (`POST /evals/{eid}/run`) or the publish gate (the whole suite against a candidate). */
+/** What started a run: a client (`POST /evals/{eid}/run`, `/evals/run`) or the publish gate (on a candidate). */
 export const EvalRunTrigger = Schema.Literal("manual", "publish-gate").annotations({ identifier: "EvalRunTrigger" })
 export type EvalRunTrigger = typeof EvalRunTrigger.Type
 
@@ -59,7 +59,8 @@ const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
 
 /**
  * One run of eval cases against a published version or the draft: one case
- * (`POST /evals/{eid}/run`) or the whole enabled suite (the publish gate).
+ * (`POST /evals/{eid}/run`) or the whole enabled suite (`POST /evals/run`, the
+ * publish gate).
  * Its score is the weighted mean of the cases' scores; it `passed` when every
  * case passed. Written only by the server, so it has no create or update body.
  */
@@ -92,7 +93,7 @@ export class AiAgentEvalRun extends Model.Class<AiAgentEvalRun>("AiAgentEvalRun"
   finishedAt: NullableDateTimeField
 }) {}
 
-/** The body of `POST /evals/{eid}/run`: the version to run against, or none for the draft. Unknown fields are refused. */
+/** The body of `POST /evals/{eid}/run` and `/evals/run`: a version to run, or none for the draft. No unknown fields. */
 export const AiAgentEvalRunRequest = Schema.Struct({
   version: Schema.optional(AiAgentVersionNumber)
 }).annotations({ identifier: "AiAgentEvalRunRequest", parseOptions: { onExcessProperty: "error" } })

@@ -59,7 +59,10 @@ export class AiAgentPublishRefused extends Schema.TaggedError<AiAgentPublishRefu
 
 /** Something in the draft keeps it from running, found before any eval. */
 export const DraftProblem = Schema.Struct({
-  /** A stable code: `no-instructions`, `unknown-tool-choice`, `missing-secret`, `missing-workspace-tool`, `no-eval-cases`, … */
+  /**
+   * A stable code: `no-instructions`, `unknown-tool-choice`, `missing-secret`, `missing-workspace-tool`,
+   * `no-eval-cases`, `too-many-eval-cases`, …
+   */
   code: Schema.String,
   message: Schema.String,
   /** Where: a field path (`modelSettings.toolChoice`) or a collection item (`tools/<id>`); null for the whole draft. */

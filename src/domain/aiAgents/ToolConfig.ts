@@ -58,13 +58,24 @@ export const WorkspaceToolConfig = Schema.Struct({
   overrides: Schema.optionalWith(WorkspaceToolOverrides, { default: () => ({}) })
 }).annotations({ identifier: "AiAgentWorkspaceToolConfig" })
 
-/** How `knowledge_search` searches: how many chunks it returns, the least score kept, and which documents. */
+/**
+ * How `knowledge_search` searches: how many chunks it returns, the least score kept, which documents,
+ * and whether the agent's model reranks the best passages.
+ */
 export const KnowledgeSearchSettings = Schema.Struct({
   topK: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 20)), { default: () => 5 }),
   /** Chunks scoring below this (0 to 1, after fusing the rankings) are dropped. */
   minScore: Schema.optionalWith(Schema.Number.pipe(Schema.between(0, 1)), { default: () => 0 }),
   /** Search only these documents; empty: every enabled document of the agent. */
-  knowledgeIds: Schema.optionalWith(Schema.Array(AiAgentKnowledgeId).pipe(Schema.maxItems(200)), { default: () => [] })
+  knowledgeIds: Schema.optionalWith(Schema.Array(AiAgentKnowledgeId).pipe(Schema.maxItems(200)), { default: () => [] }),
+  rerank: Schema.optionalWith(
+    Schema.Boolean.annotations({
+      description: "Contract refinement: have the agent's language model order the best 20 passages for the query " +
+        "before the `topK` are returned (one more model call per search, its usage counted; an answer it cannot " +
+        "read leaves the fused order)."
+    }),
+    { default: () => false }
+  )
 }).annotations({ identifier: "KnowledgeSearchSettings" })
 
 /** What `remember` writes: facts of this scope, kept this long. Without a known end user, `end-user` facts are not kept. */
@@ -89,7 +100,7 @@ export const BuiltinToolConfig = Schema.Union(
     kind: Schema.Literal("builtin"),
     builtin: Schema.Literal("knowledge_search"),
     settings: Schema.optionalWith(KnowledgeSearchSettings, {
-      default: () => ({ topK: 5, minScore: 0, knowledgeIds: [] })
+      default: () => ({ topK: 5, minScore: 0, knowledgeIds: [], rerank: false })
     })
   }),
   Schema.Struct({

@@ -12,6 +12,11 @@ import {
   AiAgentEvalPatchById
 } from "../../domain/aiAgents/Eval.js"
 import { AiAgentEvalRun, AiAgentEvalRunListParams, AiAgentEvalRunRequest } from "../../domain/aiAgents/EvalRun.js"
+import {
+  AiAgentEvalSuiteNotRunnable,
+  AiAgentEvalSuiteResult,
+  MAX_SUITE_CASES
+} from "../../domain/aiAgents/EvalSuite.js"
 import { AiAgentEvalId, AiAgentVersionParam } from "../../domain/aiAgents/Ids.js"
 import { Page } from "../../domain/Pagination.js"
 import { Slug } from "../../domain/Slug.js"
@@ -62,6 +67,25 @@ export class AiAgentEvalsApi extends HttpApiGroup.make("aiAgentEvals")
           "`error` result scoring 0, not a 502; a tool that fails is what the model reads, as in any turn, and the " +
           "case is judged on the reply. Tool mocks answer the tools they name instead of calling them. Disabled " +
           "cases run too."
+      )
+      .pipe(requires("ai-agent.write"))
+  )
+  .add(
+    HttpApiEndpoint.post("runSuite")`/ai-agents/${slug}/evals/run`
+      .setPayload(AiAgentEvalRunRequest)
+      .addSuccess(AiAgentEvalSuiteResult)
+      .addError(AiAgentNotFound)
+      .addError(AiAgentVersionNotFound)
+      .addError(AiAgentEvalSuiteNotRunnable)
+      .annotate(OpenApi.Summary, "Run the eval suite")
+      .annotate(
+        OpenApi.Description,
+        "Runs every enabled case (the suite the publish gate runs) against the draft (`{}`) or a published " +
+          "`version`, a few at a time, waits for them and answers the finished run with the share of cases " +
+          "passed and the cases' latencies added up. The run is stored as one `manual` run with a result per " +
+          "case, and only once every case has finished: a request cut short (the client gone, the time-out) " +
+          "stores nothing. A version's runs are listed under `/versions/{vid}/eval-runs`. No enabled case, or " +
+          `more than ${MAX_SUITE_CASES}, is a 422. Case failures are results as in a one-case run.`
       )
       .pipe(requires("ai-agent.write"))
   )

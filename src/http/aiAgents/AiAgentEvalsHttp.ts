@@ -40,6 +40,9 @@ export const AiAgentEvalsHttpLive = HttpApiBuilder.group(Api, "aiAgentEvals", (h
       .handle("run", ({ path, payload }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           evals.run(principal, path.slug, path.eid, payload)))
+      .handle("runSuite", ({ path, payload }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          evals.runSuite(principal, path.slug, payload)))
       .handle("listEvalRuns", ({ path, urlParams }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           evals.listVersionRuns(principal, path.slug, path.vid, urlParams)))

@@ -72,9 +72,10 @@ export class AiAgentEvalRepo extends Effect.Service<AiAgentEvalRepo>()("parley/p
           Effect.orDie,
           Effect.withSpan("AiAgentEvalRepo.find")
         ),
-      /** The agent's enabled cases by name: the suite a publish gate runs. */
-      enabled: (agentId: AiAgentId) =>
-        many(sql`SELECT ${select} FROM ai_agent_evals WHERE agent_id = ${agentId} AND enabled ORDER BY name, id`).pipe(
+      /** The agent's first `limit` enabled cases by name: its eval suite. */
+      enabled: (agentId: AiAgentId, limit: number) =>
+        many(sql`SELECT ${select} FROM ai_agent_evals WHERE agent_id = ${agentId} AND enabled ORDER BY name, id
+          LIMIT ${limit}`).pipe(
           Effect.orDie,
           Effect.withSpan("AiAgentEvalRepo.enabled")
         ),

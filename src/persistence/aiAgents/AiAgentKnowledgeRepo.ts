@@ -1,7 +1,8 @@
 /**
  * An agent's knowledge documents (`ai_agent_knowledge`): the draft
- * collection's rows. Lists never read a document's text; `detail` reads the
- * text indexed (a `url`'s page as last fetched). A write that needs a new
+ * collection's rows. Lists never read a document's text (nor a `pdf`'s file);
+ * `detail` reads the text indexed (a `url`'s page as last fetched, the text
+ * extracted from a `pdf`). A write that needs a new
  * index (new content, a new url, `reindex`) sets the document `pending`, moves
  * its `generation` on and drops any indexer's claim: the indexer working on
  * the old generation will not store its chunks. Chunks go with their document
@@ -17,8 +18,8 @@ import {
 } from "../../domain/aiAgents/Knowledge.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
 
-const columns = `id, workspace_id, agent_id, kind, title, NULL::text AS content, url, enabled, status,
-  character_count, chunk_count, error, indexed_at, created_at, updated_at`
+const columns = `id, workspace_id, agent_id, kind, title, NULL::text AS content, url, enabled,
+  language::text AS language, status, character_count, chunk_count, error, indexed_at, created_at, updated_at`
 
 const decode = Schema.decodeUnknown(Schema.Array(AiAgentKnowledge))
 
@@ -31,12 +32,17 @@ export interface KnowledgeFilter {
 
 /**
  * What a write stores; `reindex` sends the document back to `pending` under a new generation. On
- * update, a null `content` keeps the stored one (a `url` document has none).
+ * update, a null `content` or `file` keeps the stored one (a `url` document has neither), and so
+ * does a `language` left out (on insert: `english`).
  */
 export interface KnowledgeWrite {
   readonly title: string
   readonly content: string | null
   readonly url: string | null
+  /** A `pdf` document's file. */
+  readonly file?: Uint8Array | null | undefined
+  /** The text-search configuration of its index. */
+  readonly language?: string | undefined
   readonly enabled: boolean
   readonly reindex: boolean
   readonly at: Date
@@ -83,7 +89,7 @@ export class AiAgentKnowledgeRepo extends Effect.Service<AiAgentKnowledgeRepo>()
         /** A document with its text: inline content, or the text last fetched for a `url` (null before). */
         detail: (agentId: AiAgentId, id: AiAgentKnowledgeId) =>
           Effect.gen(function*() {
-            const [row] = yield* sql<{ text: string | null }>`SELECT CASE WHEN kind = 'url' THEN indexed_text
+            const [row] = yield* sql<{ text: string | null }>`SELECT CASE WHEN kind IN ('url', 'pdf') THEN indexed_text
                 ELSE content END AS text FROM ai_agent_knowledge WHERE agent_id = ${agentId} AND id = ${id}`
             const document = yield* one(
               sql`SELECT ${select} FROM ai_agent_knowledge WHERE agent_id = ${agentId} AND id = ${id}`
@@ -105,10 +111,11 @@ export class AiAgentKnowledgeRepo extends Effect.Service<AiAgentKnowledgeRepo>()
           kind: AiAgentKnowledgeKind,
           write: KnowledgeWrite
         ) =>
-          one(sql`INSERT INTO ai_agent_knowledge (id, workspace_id, agent_id, kind, title, content, url, enabled,
-              status, created_at, updated_at)
+          one(sql`INSERT INTO ai_agent_knowledge (id, workspace_id, agent_id, kind, title, content, url, file,
+              language, enabled, status, created_at, updated_at)
             VALUES (${id}, ${workspaceId}, ${agentId}, ${kind}, ${write.title}, ${write.content}, ${write.url},
-              ${write.enabled}, 'pending', ${write.at}, ${write.at})
+              ${write.file ?? null}, ${write.language ?? "english"}::regconfig, ${write.enabled}, 'pending',
+              ${write.at}, ${write.at})
             RETURNING ${select}`).pipe(
             Effect.flatMap(existing("insert")),
             Effect.orDie,
@@ -116,7 +123,9 @@ export class AiAgentKnowledgeRepo extends Effect.Service<AiAgentKnowledgeRepo>()
           ),
         update: (agentId: AiAgentId, id: AiAgentKnowledgeId, write: KnowledgeWrite) =>
           one(sql`UPDATE ai_agent_knowledge SET title = ${write.title}, content = coalesce(${write.content}, content),
-              url = ${write.url}, enabled = ${write.enabled}, updated_at = ${write.at}
+              url = ${write.url}, file = coalesce(${write.file ?? null}, file),
+              language = coalesce(${write.language ?? null}::regconfig, language),
+              enabled = ${write.enabled}, updated_at = ${write.at}
               ${
             write.reindex
               ? sql`, status = 'pending', generation = generation + 1, claimed_until = NULL, error = NULL`

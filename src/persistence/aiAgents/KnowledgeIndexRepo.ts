@@ -33,6 +33,8 @@ export interface ClaimedDocument {
   readonly kind: AiAgentKnowledgeKind
   readonly content: string | null
   readonly url: string | null
+  /** A `pdf` document's file. */
+  readonly file: Uint8Array | null
   readonly language: string
   readonly generation: number
 }
@@ -84,7 +86,7 @@ const LEASE_SECONDS = 120
 /** Chunks written per statement. */
 const BATCH = 500
 
-const claimed = `id, agent_id, kind, content, url, language::text AS language, generation`
+const claimed = `id, agent_id, kind, content, url, file, language::text AS language, generation`
 
 /** Where a chunk's text breaks into sentences for `sentenceSimilarity`: line breaks, and spaces after `.`, `!` or `?`. */
 const SENTENCE_BREAK = "\\n+|(?<=[.!?])\\s+"

@@ -9,16 +9,18 @@ export const AgentLlmSettingsRow = Schema.Struct({
   workspaceId: WorkspaceId,
   primaryConnection: Schema.NullOr(Schema.parseJson(LlmConnection)),
   fallbackConnection: Schema.NullOr(Schema.parseJson(LlmConnection)),
+  embeddingsConnection: Schema.NullOr(Schema.parseJson(LlmConnection)),
   updatedBy: Schema.NullOr(Schema.parseJson(Actor)),
   updatedAt: Schema.DateFromSelf
 })
 export type AgentLlmSettingsRow = typeof AgentLlmSettingsRow.Type
 
-/** A change to store: both connections (null clears one), who saved it and when. */
+/** A change to store: every connection (null clears one), who saved it and when. */
 export interface AgentLlmSettingsWrite {
   readonly workspaceId: WorkspaceId
   readonly primaryConnection: LlmConnection | null
   readonly fallbackConnection: LlmConnection | null
+  readonly embeddingsConnection: LlmConnection | null
   readonly updatedBy: Actor
   readonly updatedAt: Date
 }
@@ -31,7 +33,8 @@ export interface AgentLlmSettingsWrite {
  */
 const read = (lock: boolean) =>
   `SELECT w.id AS workspace_id, s.primary_connection::text AS primary_connection,
-    s.fallback_connection::text AS fallback_connection, s.updated_by::text AS updated_by,
+    s.fallback_connection::text AS fallback_connection,
+    s.embeddings_connection::text AS embeddings_connection, s.updated_by::text AS updated_by,
     COALESCE(s.updated_at, w.created_at) AS updated_at
   FROM workspaces w ${lock ? "JOIN" : "LEFT JOIN"} agent_llm_settings s ON s.workspace_id = w.id
   WHERE w.id = $1${lock ? " FOR UPDATE OF s" : ""}`
@@ -75,6 +78,7 @@ export class AgentLlmSettingsRepo extends Effect.Service<AgentLlmSettingsRepo>()
           sql`UPDATE agent_llm_settings SET
               primary_connection = ${json(row.primaryConnection)}::jsonb,
               fallback_connection = ${json(row.fallbackConnection)}::jsonb,
+              embeddings_connection = ${json(row.embeddingsConnection)}::jsonb,
               updated_by = ${json(row.updatedBy)}::jsonb,
               updated_at = ${row.updatedAt}
             WHERE workspace_id = ${row.workspaceId}`.pipe(

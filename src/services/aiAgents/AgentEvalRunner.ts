@@ -10,22 +10,30 @@
  * score is an `error` result scoring 0, never a failure of the request. A
  * tool that fails is what the model reads, as in any turn: the case is judged
  * on the reply. Usage counts the agent's tokens and the judge's.
+ *
+ * A run is stored once, when every case has finished: a request interrupted
+ * before (its client gone, the handler's time-out) stores nothing, so no
+ * stored run lacks cases. `enabledSuite` is the suite both a client's suite
+ * run and the publish gate run.
  */
 import { Clock, Effect } from "effect"
 import { v7 as uuidv7 } from "uuid"
 import type { TokenUsage } from "../../domain/aiAgents/AgentTurn.js"
+import type { AiAgent } from "../../domain/aiAgents/AiAgent.js"
 import type { AiAgentSnapshot } from "../../domain/aiAgents/AiAgentSnapshot.js"
 import type { AiAgentEval } from "../../domain/aiAgents/Eval.js"
 import type { EvalCaseResult, EvalExpectationResult, EvalRunTrigger } from "../../domain/aiAgents/EvalRun.js"
 import { addUsage, caseScore, runScore, runStatus } from "../../domain/aiAgents/evals/CaseScore.js"
 import { scoreExpectation } from "../../domain/aiAgents/evals/ExpectationScoring.js"
 import { rubricResult } from "../../domain/aiAgents/evals/RubricVerdict.js"
+import { AiAgentEvalSuiteNotRunnable, MAX_SUITE_CASES } from "../../domain/aiAgents/EvalSuite.js"
 import type { AiAgentEvalRunId, AiAgentId, AiAgentVersionNumber } from "../../domain/aiAgents/Ids.js"
 import type { ResolvedModel } from "../../domain/aiAgents/ModelSettings.js"
 import { excerpt } from "../../domain/Excerpt.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
 import type { JsonValue } from "../../domain/Json.js"
 import type { Revision } from "../../domain/Revision.js"
+import { AiAgentEvalRepo } from "../../persistence/aiAgents/AiAgentEvalRepo.js"
 import { AiAgentEvalRunRepo } from "../../persistence/aiAgents/AiAgentEvalRunRepo.js"
 import { AgentTranscripts, type TranscriptOutcome } from "./AgentTranscripts.js"
 import { EvalJudge } from "./EvalJudge.js"
@@ -55,6 +63,7 @@ export class AgentEvalRunner extends Effect.Service<AgentEvalRunner>()("parley/s
     const transcripts = yield* AgentTranscripts
     const judge = yield* EvalJudge
     const runs = yield* AiAgentEvalRunRepo
+    const evals = yield* AiAgentEvalRepo
 
     const errorResult = (
       evalCase: AiAgentEval,
@@ -168,7 +177,21 @@ export class AgentEvalRunner extends Effect.Service<AgentEvalRunner>()("parley/s
       })
     })
 
-    return { run } as const
+    /** The agent's enabled cases by name: its suite; refused when it has none or more than `MAX_SUITE_CASES`. */
+    const enabledSuite = Effect.fn("AgentEvalRunner.enabledSuite")(function*(agent: AiAgent) {
+      const cases = yield* evals.enabled(agent.id, MAX_SUITE_CASES + 1)
+      if (cases.length > 0 && cases.length <= MAX_SUITE_CASES) return cases
+      return yield* new AiAgentEvalSuiteNotRunnable({
+        slug: agent.slug,
+        enabledCases: cases.length,
+        maximum: MAX_SUITE_CASES,
+        message: cases.length === 0
+          ? "The agent has no enabled eval case"
+          : `The agent has more than ${MAX_SUITE_CASES} enabled eval cases; a suite runs at most ${MAX_SUITE_CASES}`
+      })
+    })
+
+    return { run, enabledSuite } as const
   }),
-  dependencies: [AiAgentEvalRunRepo.Default, EvalJudge.Default]
+  dependencies: [AiAgentEvalRepo.Default, AiAgentEvalRunRepo.Default, EvalJudge.Default]
 }) {}

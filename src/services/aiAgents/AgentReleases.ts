@@ -9,11 +9,11 @@
  * answers `hasUnpublishedChanges: false` right after.
  *
  * When the workspace's agent-ops `publishGates.runEvalsOnPublish` is on, the
- * enabled eval suite runs first against the candidate (the draft at the
- * revision about to become version N), outside the transaction: model calls
- * do not hold the agent's row. With `mustNotRegress` and a live version, the
- * same suite runs against the live version in the same publish, and that
- * run's score is "the live version's score" (and becomes its `evalScore`), so
+ * enabled eval suite (`AgentEvalRunner.enabledSuite`) runs first against the
+ * candidate (the draft at the revision about to become version N), outside
+ * the transaction: model calls do not hold the agent's row. With
+ * `mustNotRegress` and a live version, the same suite runs against the live
+ * version in the same publish, and that run's score is "the live version's score" (and becomes its `evalScore`), so
  * both scores come from the same cases, model and judge. A candidate under
  * `minimumScore` or under the live score is refused (422
  * `AiAgentPublishRefused`, with the failing cases); its run stays stored
@@ -45,7 +45,6 @@ import { type ListParams, pageOf } from "../../domain/Pagination.js"
 import { type Revision, RevisionConflict } from "../../domain/Revision.js"
 import type { PublishGates } from "../../domain/settings/AgentOpsSettings.js"
 import type { WorkspaceToolId } from "../../domain/workspace/Ids.js"
-import { AiAgentEvalRepo } from "../../persistence/aiAgents/AiAgentEvalRepo.js"
 import { AiAgentEvalRunRepo } from "../../persistence/aiAgents/AiAgentEvalRunRepo.js"
 import { AiAgentRepo } from "../../persistence/aiAgents/AiAgentRepo.js"
 import { AiAgentVersionRepo } from "../../persistence/aiAgents/AiAgentVersionRepo.js"
@@ -74,7 +73,6 @@ export class AgentReleases extends Effect.Service<AgentReleases>()("parley/servi
     AgentHistory.Default,
     AgentSnapshots.Default,
     WorkspaceToolRepo.Default,
-    AiAgentEvalRepo.Default,
     AiAgentEvalRunRepo.Default
   ],
   effect: Effect.gen(function*() {
@@ -88,7 +86,6 @@ export class AgentReleases extends Effect.Service<AgentReleases>()("parley/servi
     const workspaceTools = yield* WorkspaceToolRepo
     const llm = yield* LlmInForce
     const agentOps = yield* AgentOps
-    const evals = yield* AiAgentEvalRepo
     const evalRuns = yield* AiAgentEvalRunRepo
     const evalRunner = yield* AgentEvalRunner
     const publicUrl = yield* PublicUrl
@@ -158,15 +155,19 @@ export class AgentReleases extends Effect.Service<AgentReleases>()("parley/servi
       }
       const { revision, snapshot } = yield* snapshots.draft(agent)
       yield* checkDraft(principal, agent, snapshot)
-      const cases = yield* evals.enabled(agent.id)
-      if (cases.length === 0) {
-        const message = "The workspace's publish gate runs the eval suite, and the agent has no enabled eval case"
-        return yield* new AiAgentDraftNotPublishable({
-          slug: agent.slug,
-          problems: [{ code: "no-eval-cases", message, path: "evals" }],
-          message: `The draft cannot be published: ${message}`
-        })
-      }
+      const cases = yield* evalRunner.enabledSuite(agent).pipe(
+        Effect.catchTag("AiAgentEvalSuiteNotRunnable", (refused) =>
+          new AiAgentDraftNotPublishable({
+            slug: agent.slug,
+            problems: [{
+              code: refused.enabledCases === 0 ? "no-eval-cases" : "too-many-eval-cases",
+              message: refused.message,
+              path: "evals"
+            }],
+            message:
+              `The draft cannot be published: the workspace's publish gate runs the eval suite. ${refused.message}`
+          }))
+      )
       const base = { workspaceId: agent.workspaceId, agentId: agent.id }
       const live = gates.mustNotRegress && agent.liveVersion !== null
         ? yield* versions.find(agent.workspaceId, agent.id, agent.liveVersion)

@@ -47,7 +47,10 @@ import { LlmInForce } from "../settings/LlmInForce.js"
 import { ToolCalls } from "../workspace/ToolCalls.js"
 import { UsageMeter } from "../workspace/UsageMeter.js"
 import { AgentMemory } from "./AgentMemory.js"
+import { KnowledgeEmbeddings } from "./KnowledgeEmbeddings.js"
+import { KnowledgeRerank } from "./KnowledgeRerank.js"
 import { KnowledgeSearch } from "./KnowledgeSearch.js"
+import { TopicJudge } from "./TopicJudge.js"
 
 /** A tool the model may call, ready to run. */
 type RunnableTool =
@@ -203,6 +206,9 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
     const workspaceTools = yield* WorkspaceToolRepo
     const memory = yield* AgentMemory
     const knowledge = yield* KnowledgeSearch
+    const embeddings = yield* KnowledgeEmbeddings
+    const reranker = yield* KnowledgeRerank
+    const topics = yield* TopicJudge
 
     const upstream = (provider: string, message: string) => new AgentTurnUpstreamFailed({ provider, message })
 
@@ -217,6 +223,8 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
     const prepare = Effect.fn("AgentRuntime.prepare")(
       function*(workspaceId: WorkspaceId, agentId: string, snapshot: AiAgentSnapshot) {
         const { fallback, primary, resolved } = yield* targets(workspaceId, snapshot)
+        // Output rules by examples find their classifiers trained (in slices, once per node) before the reply.
+        yield* topics.warm(snapshot.guardrails)
         const tools = new Map<string, RunnableTool>()
         const offered: Array<Tool.Any> = []
         const builtIns: Array<string> = []
@@ -399,7 +407,11 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
                 prepared.agentId as AiAgentId,
                 prepared.knowledgeIds,
                 tool.config.settings,
-                call.arguments
+                call.arguments,
+                {
+                  embed: (query) => embeddings.queryVector(prepared.workspaceId, query),
+                  rerank: (query, passages) => reranker.rerank(prepared, query, passages)
+                }
               )
               return Either.isRight(found)
                 ? yield* ended("succeeded", found.right, null)
@@ -554,7 +566,16 @@ export class AgentRuntime extends Effect.Service<AgentRuntime>()("parley/service
       }
     })
 
-    return { prepare, run } as const
+    /** The input guardrails' verdict on a user's message (the model asked first for `llm` topic rules). */
+    const judgeInput = topics.judgeInput
+
+    return { prepare, run, judgeInput } as const
   }),
-  dependencies: [WorkspaceToolRepo.Default, KnowledgeSearch.Default]
+  dependencies: [
+    WorkspaceToolRepo.Default,
+    KnowledgeSearch.Default,
+    TopicJudge.Default,
+    KnowledgeEmbeddings.Default,
+    KnowledgeRerank.Default
+  ]
 }) {}

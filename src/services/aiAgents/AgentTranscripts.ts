@@ -18,7 +18,6 @@ import type {
 } from "../../domain/aiAgents/AgentTurn.js"
 import { finishReasonOf } from "../../domain/aiAgents/AgentTurnOutcome.js"
 import type { AiAgentSnapshot } from "../../domain/aiAgents/AiAgentSnapshot.js"
-import { checkText } from "../../domain/aiAgents/guardrails/GuardrailCheck.js"
 import { guardrailFinish } from "../../domain/aiAgents/loop/AgentLoop.js"
 import { toolIdempotencyKey } from "../../domain/aiAgents/loop/ToolIdempotencyKey.js"
 import type { ResolvedModel } from "../../domain/aiAgents/ModelSettings.js"
@@ -68,7 +67,7 @@ export class AgentTranscripts extends Effect.Service<AgentTranscripts>()(
         const prepared = yield* runtime.prepare(input.workspaceId, input.agentId, snapshot)
         // The input guardrails judge the turn's message (the last); earlier ones are history as written.
         const turn = input.messages.at(-1)?.content ?? ""
-        const judged = checkText(snapshot.guardrails, "input", turn)
+        const judged = yield* runtime.judgeInput(input.workspaceId, snapshot, turn)
         const base: Array<Prompt.MessageEncoded> = [
           { role: "system", content: systemPrompt(snapshot, input.variables, {}) },
           ...input.messages.map((message, index): Prompt.MessageEncoded =>

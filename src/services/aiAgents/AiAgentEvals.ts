@@ -5,8 +5,9 @@
  * schemas are checked when written (`EvalCaseRules.ts`), and every write
  * records an `ai-agent.item.*` audit event (collection `evals`) in the same
  * transaction. `run` runs one case (disabled ones too) against the draft or a
- * published version and stores the run; a version's runs are listed newest
- * first.
+ * published version and stores the run; `runSuite` runs the enabled suite
+ * (what the publish gate runs, `AgentEvalRunner.enabledSuite`) the same way
+ * and stores it as one run; a version's runs are listed newest first.
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
@@ -24,6 +25,7 @@ import {
 } from "../../domain/aiAgents/Eval.js"
 import type { AiAgentEvalRunListParams, AiAgentEvalRunRequest } from "../../domain/aiAgents/EvalRun.js"
 import { evalCaseProblems } from "../../domain/aiAgents/evals/EvalCaseRules.js"
+import { type AiAgentEvalSuiteResult, suiteTotals } from "../../domain/aiAgents/EvalSuite.js"
 import type { AiAgentEvalId, AiAgentVersionNumber } from "../../domain/aiAgents/Ids.js"
 import type { FieldProblem } from "../../domain/FieldProblem.js"
 import type { Origin } from "../../domain/identity/Origin.js"
@@ -163,6 +165,21 @@ export class AiAgentEvals extends Effect.Service<AiAgentEvals>()("parley/service
       yield* audit.item(principal, origin, agent, "ai-agent.item.deleted", "evals", id, [])
     }, transactional)
 
+    /** What a run runs against: the version asked for, or the draft as it is now. */
+    const targetOf = Effect.fn("AiAgentEvals.targetOf")(function*(
+      agent: AiAgent,
+      request: typeof AiAgentEvalRunRequest.Type
+    ) {
+      const base = { workspaceId: agent.workspaceId, agentId: agent.id }
+      if (request.version !== undefined) {
+        const version = yield* versionOf(agent, request.version)
+        if (version === undefined) return yield* versionNotFound(agent, request.version)
+        return { ...base, snapshot: version.snapshot, version: version.number, draftRevision: null }
+      }
+      const { revision, snapshot } = yield* snapshots.forTurn(agent)
+      return { ...base, snapshot, version: null, draftRevision: revision }
+    })
+
     /** Run one case against the draft (no `version`) or a published version, and store the run. */
     const run = Effect.fn("AiAgentEvals.run")(function*(
       principal: Principal,
@@ -172,18 +189,20 @@ export class AiAgentEvals extends Effect.Service<AiAgentEvals>()("parley/service
     ) {
       const agent = yield* drafts.find(principal, slug)
       const evalCase = (yield* repo.find(agent.id, id)) ?? (yield* notFound(id))
-      const base = { workspaceId: agent.workspaceId, agentId: agent.id }
-      if (request.version !== undefined) {
-        const version = yield* versionOf(agent, request.version)
-        if (version === undefined) return yield* versionNotFound(agent, request.version)
-        return yield* runner.run(
-          { ...base, snapshot: version.snapshot, version: version.number, draftRevision: null },
-          [evalCase],
-          "manual"
-        )
-      }
-      const { revision, snapshot } = yield* snapshots.forTurn(agent)
-      return yield* runner.run({ ...base, snapshot, version: null, draftRevision: revision }, [evalCase], "manual")
+      return yield* runner.run(yield* targetOf(agent, request), [evalCase], "manual")
+    })
+
+    /** Run the enabled suite against the draft or a published version, and store it as one run. */
+    const runSuite = Effect.fn("AiAgentEvals.runSuite")(function*(
+      principal: Principal,
+      slug: string,
+      request: typeof AiAgentEvalRunRequest.Type
+    ) {
+      const agent = yield* drafts.find(principal, slug)
+      const target = yield* targetOf(agent, request)
+      const cases = yield* runner.enabledSuite(agent)
+      const stored = yield* runner.run(target, cases, "manual")
+      return { run: stored, ...suiteTotals(stored.results) } satisfies AiAgentEvalSuiteResult
     })
 
     const listVersionRuns = Effect.fn("AiAgentEvals.listVersionRuns")(function*(
@@ -207,7 +226,7 @@ export class AiAgentEvals extends Effect.Service<AiAgentEvals>()("parley/service
       return { items, total, limit, offset }
     })
 
-    return { list, get, create, update, delete: remove, run, listVersionRuns } as const
+    return { list, get, create, update, delete: remove, run, runSuite, listVersionRuns } as const
   }),
   dependencies: [
     AgentDraftLock.Default,

@@ -3,7 +3,8 @@
  * collection like tasks: every write locks the agent's row first
  * (`AgentDraftLock`), checks `If-Match`, bumps the draft's revision and
  * records an `ai-agent.item.*` audit event, all in one transaction. A write
- * that needs a new index (a new document, new `content` or `url`, `reindex`)
+ * that needs a new index (a new document, new `content`, `url` or `file`, a
+ * new `language`, `reindex`)
  * leaves the document `pending` and, once committed, hands it to the
  * background indexer: the answer does not wait for indexing.
  */
@@ -35,13 +36,15 @@ const notFound = (id: string) =>
   new AiAgentKnowledgeNotFound({ knowledgeId: id, message: "No such document in this agent's knowledge" })
 const urlTaken = (url: string) =>
   new AiAgentKnowledgeUrlTaken({ url, message: "Another document of this agent has this URL" })
-const mismatch = (document: Document, field: "content" | "url") =>
+const mismatch = (document: Document, field: "content" | "url" | "file") =>
   new AiAgentKnowledgeKindMismatch({
     kind: document.kind,
     field,
-    message: field === "content"
-      ? "A url document has no content: send a new url, or reindex: true to fetch it again"
-      : `A ${document.kind} document has no url: send new content instead`
+    message: document.kind === "url"
+      ? "A url document has only a url: send a new url, or reindex: true to fetch it again"
+      : document.kind === "pdf"
+      ? "A pdf document has only a file: send a new file (base64), or reindex: true to extract it again"
+      : `A ${document.kind} document has only content: send new content instead`
   })
 
 export class AiAgentKnowledge extends Effect.Service<AiAgentKnowledge>()(
@@ -91,6 +94,8 @@ export class AiAgentKnowledge extends Effect.Service<AiAgentKnowledge>()(
           title: input.title,
           content: input.content,
           url: input.url,
+          file: input.file,
+          language: input.language,
           enabled: input.enabled,
           reindex: true,
           at: yield* now
@@ -118,8 +123,11 @@ export class AiAgentKnowledge extends Effect.Service<AiAgentKnowledge>()(
       ) {
         const agent = yield* drafts.lock(principal, slug, ifMatch)
         const current = (yield* repo.find(agent.id, id)) ?? (yield* notFound(id))
-        if (patch.content !== undefined && current.kind === "url") return yield* mismatch(current, "content")
+        if (patch.content !== undefined && (current.kind === "url" || current.kind === "pdf")) {
+          return yield* mismatch(current, "content")
+        }
         if (patch.url !== undefined && current.kind !== "url") return yield* mismatch(current, "url")
+        if (patch.file !== undefined && current.kind !== "pdf") return yield* mismatch(current, "file")
         if (patch.url !== undefined && (yield* repo.urlTaken(agent.id, patch.url, id))) {
           return yield* urlTaken(patch.url)
         }
@@ -127,8 +135,11 @@ export class AiAgentKnowledge extends Effect.Service<AiAgentKnowledge>()(
           title: patch.title ?? current.title,
           content: patch.content ?? null,
           url: patch.url ?? current.url,
+          file: patch.file ?? null,
+          language: patch.language,
           enabled: patch.enabled ?? current.enabled,
-          reindex: patch.content !== undefined || patch.url !== undefined || patch.reindex === true,
+          reindex: patch.content !== undefined || patch.url !== undefined || patch.file !== undefined ||
+            (patch.language !== undefined && patch.language !== current.language) || patch.reindex === true,
           at: yield* now
         })
         yield* drafts.bump(agent)

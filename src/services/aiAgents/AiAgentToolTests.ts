@@ -5,20 +5,25 @@
  * the shared tool's under the agent's overrides (`EffectiveTool`: what a real
  * turn runs), both through `ToolCalls` (input checked against the schema,
  * secrets from the vault, masked in the answer). Any answer of the upstream is
- * a result; no answer is `UpstreamFailed`, a time-out `Timeout`. Built-ins run
- * dry: `remember` and `handoff` report what they would do and store nothing;
- * `knowledge_search` answers no passages, since knowledge documents come with
- * the next issue. Nothing is stored.
+ * a result; no answer is `UpstreamFailed`, a time-out `Timeout`.
+ * `knowledge_search` searches for real, as a playground turn would: the
+ * draft's documents (those of its settings' `knowledgeIds` when it names
+ * some), answering the citations with the query and limit searched. The other
+ * built-ins run dry: `remember` and `handoff` report what they would do and
+ * store nothing. Nothing is stored.
  */
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
+import type { AiAgent } from "../../domain/aiAgents/AiAgent.js"
 import { builtinTools, effectiveDefinition, effectiveInput } from "../../domain/aiAgents/EffectiveTool.js"
 import type { AiAgentToolId } from "../../domain/aiAgents/Ids.js"
 import { type AiAgentTool, AiAgentToolInvalid } from "../../domain/aiAgents/Tool.js"
+import type { AiAgentToolConfig } from "../../domain/aiAgents/ToolConfig.js"
 import { AiAgentToolInputInvalid, type AiAgentToolTestResult } from "../../domain/aiAgents/ToolTest.js"
 import { actorOf, type Principal } from "../../domain/identity/Principal.js"
 import type { JsonValue } from "../../domain/Json.js"
 import type { HttpToolDefinition } from "../../domain/workspace/HttpToolDefinition.js"
 import { inputProblems } from "../../domain/workspace/ToolInputValidation.js"
+import { AgentDraftCollectionsRepo } from "../../persistence/aiAgents/AgentDraftCollectionsRepo.js"
 import { AiAgentToolRepo } from "../../persistence/aiAgents/AiAgentToolRepo.js"
 import { WorkspaceToolRepo } from "../../persistence/workspace/WorkspaceToolRepo.js"
 import { ToolCalls } from "../workspace/ToolCalls.js"
@@ -26,20 +31,19 @@ import { testCall } from "../workspace/ToolTestCall.js"
 import { definitionOf } from "../workspace/WorkspaceTools.js"
 import { AgentDraftLock } from "./AgentDraftLock.js"
 import { agentToolRef, inlineDefinition, toolNotFound } from "./AiAgentTools.js"
+import { KnowledgeSearch } from "./KnowledgeSearch.js"
 
 type Input = { readonly [key: string]: JsonValue }
 
 const inputInvalid = (problems: ReadonlyArray<{ readonly pointer: string; readonly message: string }>) =>
   new AiAgentToolInputInvalid({ message: "The input does not satisfy the tool's input schema", problems })
 
-/** What a built-in would do with this input, run dry. */
-const dryRun = (tool: AiAgentTool, input: Input): JsonValue => {
-  const { config } = tool
-  if (config.kind !== "builtin") return null
+/** The built-ins that run dry in a test. */
+type DryBuiltin = Extract<AiAgentToolConfig, { readonly builtin: "remember" | "handoff" }>
+
+/** What `remember` or `handoff` would do with this input, run dry. */
+const dryRun = (config: DryBuiltin, input: Input): JsonValue => {
   switch (config.builtin) {
-    case "knowledge_search":
-      // Knowledge documents come with the next issue: no document, no passage.
-      return { query: input.query ?? null, results: [] }
     case "remember":
       return {
         dryRun: true,
@@ -70,6 +74,26 @@ export class AiAgentToolTests extends Effect.Service<AiAgentToolTests>()(
       const tools = yield* AiAgentToolRepo
       const workspaceTools = yield* WorkspaceToolRepo
       const calls = yield* ToolCalls
+      const collections = yield* AgentDraftCollectionsRepo
+      const knowledge = yield* KnowledgeSearch
+
+      /** What the built-in answers: a real search for `knowledge_search`, a dry run for the others. */
+      const builtinOutput = Effect.fn("AiAgentToolTests.builtinOutput")(function*(
+        agent: AiAgent,
+        config: Extract<AiAgentToolConfig, { readonly kind: "builtin" }>,
+        input: Input
+      ) {
+        if (config.builtin !== "knowledge_search") return dryRun(config, input)
+        const found = yield* knowledge.forTool(
+          agent.id,
+          yield* collections.knowledgeIds(agent.id),
+          config.settings,
+          input
+        )
+        if (Either.isLeft(found)) return yield* inputInvalid([{ pointer: "", message: found.left }])
+        const answer = found.right as { readonly [key: string]: JsonValue }
+        return { query: input.query ?? null, limit: input.limit ?? config.settings.topK, ...answer }
+      })
 
       /** The definition and arguments a call of the tool sends. */
       const resolve = Effect.fn("AiAgentToolTests.resolve")(function*(
@@ -125,6 +149,7 @@ export class AiAgentToolTests extends Effect.Service<AiAgentToolTests>()(
         const started = performance.now()
         const problems = inputProblems(builtinTools[tool.config.builtin].inputSchema, input)
         if (problems.length > 0) return yield* inputInvalid(problems)
+        const output = yield* builtinOutput(agent, tool.config, input)
         return {
           ok: true,
           toolId: tool.id,
@@ -133,13 +158,19 @@ export class AiAgentToolTests extends Effect.Service<AiAgentToolTests>()(
           latencyMs: Math.round(performance.now() - started),
           request: null,
           response: null,
-          output: dryRun(tool, input),
+          output,
           error: null
         } satisfies AiAgentToolTestResult
       })
 
       return { test } as const
     }),
-    dependencies: [AgentDraftLock.Default, AiAgentToolRepo.Default, WorkspaceToolRepo.Default]
+    dependencies: [
+      AgentDraftCollectionsRepo.Default,
+      AgentDraftLock.Default,
+      AiAgentToolRepo.Default,
+      KnowledgeSearch.Default,
+      WorkspaceToolRepo.Default
+    ]
   }
 ) {}

@@ -6,9 +6,12 @@
  * lease ran out) and those scheduled on a node that went away. A claim is
  * safe with several nodes (`KnowledgeIndexRepo.claim`). Indexing reads the
  * text (a `url` is fetched through the outbound rules of tool calls: the
- * address rule, a time-out, a size limit), chunks it and stores the chunks
+ * address rule, a time-out, a size limit; a `pdf`'s text is extracted by
+ * `PdfText`, with its own bounds), chunks it and stores the chunks
  * for the generation claimed; any failure is the document's `failed` status
- * with the reason.
+ * with the reason. With an embeddings provider, a document's chunks are then
+ * embedded (`KnowledgeEmbeddings`), and the sweep embeds what is still
+ * without a vector; neither ever fails the document.
  */
 import { Clock, Data, Duration, Effect, Schedule } from "effect"
 import type { AiAgentKnowledgeId } from "../../domain/aiAgents/Ids.js"
@@ -18,6 +21,8 @@ import { type DocumentText, fetchedText, inlineText } from "../../domain/aiAgent
 import { excerpt } from "../../domain/Excerpt.js"
 import { type ClaimedDocument, KnowledgeIndexRepo } from "../../persistence/aiAgents/KnowledgeIndexRepo.js"
 import { OutboundHttp } from "../../providers/outbound/OutboundHttp.js"
+import { KnowledgeEmbeddings } from "./KnowledgeEmbeddings.js"
+import { PdfText } from "./PdfText.js"
 
 /** How long a page fetch may take, and how large its body may be. */
 const FETCH_TIMEOUT_MS = 15_000
@@ -35,6 +40,8 @@ export class KnowledgeIndexer extends Effect.Service<KnowledgeIndexer>()("parley
   scoped: Effect.gen(function*() {
     const index = yield* KnowledgeIndexRepo
     const outbound = yield* OutboundHttp
+    const pdf = yield* PdfText
+    const embeddings = yield* KnowledgeEmbeddings
     const scope = yield* Effect.scope
     const permits = yield* Effect.makeSemaphore(CONCURRENCY)
     /** Chunks stored since the planner's statistics were last refreshed (by the sweep, at most 30 s later). */
@@ -66,7 +73,18 @@ export class KnowledgeIndexer extends Effect.Service<KnowledgeIndexer>()("parley
     const textOf = (document: ClaimedDocument): Effect.Effect<DocumentText, IndexingFailed> =>
       document.kind === "url"
         ? fetchPage(document.url ?? "")
+        : document.kind === "pdf"
+        ? pdf.extract(document.file ?? new Uint8Array()).pipe(
+          Effect.mapError((failure) => new IndexingFailed({ reason: failure.reason }))
+        )
         : Effect.succeed(inlineText(document.kind, document.content ?? ""))
+
+    /** The document's chunks embedded, if its workspace has a provider; a failure is logged, never the document's. */
+    const embedded = (id: AiAgentKnowledgeId) =>
+      embeddings.embedDocument(id).pipe(
+        Effect.asVoid,
+        Effect.catchAllCause((cause) => Effect.logWarning("Knowledge embedding failed", cause))
+      )
 
     const indexOne = (document: ClaimedDocument) =>
       Effect.gen(function*() {
@@ -76,9 +94,11 @@ export class KnowledgeIndexer extends Effect.Service<KnowledgeIndexer>()("parley
           return yield* new IndexingFailed({ reason: `The text is longer than ${MAX_KNOWLEDGE_CHARACTERS} characters` })
         }
         const chunks = chunkText(text, { structure })
-        const indexedText = document.kind === "url" || document.kind === "html" ? text : null
-        yield* index.store(document, indexedText, text.length, chunks, new Date(yield* Clock.currentTimeMillis))
+        const indexedText = document.kind === "url" || document.kind === "html" || document.kind === "pdf" ? text : null
+        const at = new Date(yield* Clock.currentTimeMillis)
+        const stored = yield* index.store(document, indexedText, text.length, chunks, at)
         indexedSinceAnalyze += chunks.length
+        if (stored) yield* embedded(document.id)
       }).pipe(
         Effect.catchAll((failure) =>
           Effect.flatMap(Clock.currentTimeMillis, (now) => index.fail(document, failure.reason, new Date(now)))
@@ -93,7 +113,7 @@ export class KnowledgeIndexer extends Effect.Service<KnowledgeIndexer>()("parley
         Effect.withSpan("KnowledgeIndexer.index", { attributes: { documentId: document.id } })
       )
 
-    /** Claim and index every waiting document this node can take, a few at a time. */
+    /** Claim and index every waiting document this node can take, a few at a time; then embed what waits. */
     const sweep = Effect.gen(function*() {
       for (;;) {
         const claimed = yield* index.claimWaiting(CONCURRENCY * 4)
@@ -104,6 +124,9 @@ export class KnowledgeIndexer extends Effect.Service<KnowledgeIndexer>()("parley
         indexedSinceAnalyze = 0
         yield* index.analyze
       }
+      yield* embeddings.sweep.pipe(
+        Effect.catchAllCause((cause) => Effect.logWarning("Knowledge embedding sweep failed", cause))
+      )
     }).pipe(
       Effect.catchAllCause((cause) => Effect.logWarning("Knowledge indexing sweep failed", cause)),
       Effect.withSpan("KnowledgeIndexer.sweep")
@@ -122,5 +145,5 @@ export class KnowledgeIndexer extends Effect.Service<KnowledgeIndexer>()("parley
 
     return { schedule, sweep } as const
   }),
-  dependencies: [KnowledgeIndexRepo.Default, OutboundHttp.Default]
+  dependencies: [KnowledgeIndexRepo.Default, OutboundHttp.Default, KnowledgeEmbeddings.Default, PdfText.Default]
 }) {}

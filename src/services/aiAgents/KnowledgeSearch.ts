@@ -10,21 +10,38 @@
  * and for a published version only those its snapshot lists. A short hit is
  * widened by its neighbouring chunks. The `knowledge_search` tool and the
  * retrieval benchmark both search here.
+ *
+ * With the query's embedding (an embeddings provider is configured:
+ * `KnowledgeEmbeddings.queryVector`), the chunks nearest it by cosine
+ * (`VectorRanking.nearest`, the best `VECTOR_CANDIDATES`) are fused with the
+ * lexical ranking by reciprocal rank fusion (`fuseHybrid`, k = 60), and the
+ * scores are the fusion's. `forTool` may then have the agent's model order
+ * the best passages (`rerank`).
  */
 import { Effect, Either } from "effect"
 import type { AiAgentId, AiAgentKnowledgeId } from "../../domain/aiAgents/Ids.js"
 import { isExact, planQuery, scoreChunk } from "../../domain/aiAgents/knowledge/Bm25.js"
 import type { KnowledgeCitation } from "../../domain/aiAgents/knowledge/KnowledgeCitation.js"
 import { fuseLexical, LEXICAL_DEFAULTS, type LexicalRanking } from "../../domain/aiAgents/knowledge/LexicalRanking.js"
+import { RERANKED_PASSAGES } from "../../domain/aiAgents/knowledge/Rerank.js"
+import {
+  fromBytes,
+  fuseHybrid,
+  nearest,
+  type QueryVector,
+  VECTOR_CANDIDATES
+} from "../../domain/aiAgents/knowledge/VectorRanking.js"
 import type { KnowledgeSearchSettings } from "../../domain/aiAgents/ToolConfig.js"
 import type { JsonValue } from "../../domain/Json.js"
 import { storable } from "../../domain/StorableText.js"
 import {
   type ChunkKey,
   KnowledgeIndexRepo,
+  type Passage,
   type PlannedTerm,
   type SearchScope
 } from "../../persistence/aiAgents/KnowledgeIndexRepo.js"
+import { KnowledgeVectorRepo } from "../../persistence/aiAgents/KnowledgeVectorRepo.js"
 
 /** What to search and how much to return. */
 export interface KnowledgeQuery {
@@ -44,6 +61,19 @@ export interface KnowledgeQuery {
   readonly widenBelow?: number
   /** Other ranking parameters than `LEXICAL_DEFAULTS` (the benchmark's tuning on its held-out split). */
   readonly ranking?: Partial<LexicalRanking>
+  /** The query's embedding: the vector ranking is fused with the lexical one (scores are then the fusion's). */
+  readonly vector?: QueryVector | undefined
+}
+
+/** What `knowledge_search` may use besides the index: the query's embedding and a rerank by the agent's model. */
+export interface SearchAssist {
+  /** The query's embedding, or undefined (no provider, or it failed): lexical alone. */
+  readonly embed: (query: string) => Effect.Effect<QueryVector | undefined>
+  /** The passages in the order the agent's model gives them (their own order when it gives none). */
+  readonly rerank: (
+    query: string,
+    passages: ReadonlyArray<KnowledgeCitation>
+  ) => Effect.Effect<ReadonlyArray<KnowledgeCitation>>
 }
 
 /**
@@ -64,6 +94,7 @@ const byLanguage = (terms: ReadonlyArray<PlannedTerm>) => {
 export class KnowledgeSearch extends Effect.Service<KnowledgeSearch>()("parley/services/aiAgents/KnowledgeSearch", {
   effect: Effect.gen(function*() {
     const index = yield* KnowledgeIndexRepo
+    const vectors = yield* KnowledgeVectorRepo
 
     /** A short hit with the text of the chunks either side (contiguous spans only). */
     const widened = (hit: KnowledgeCitation, ordinal: number) =>
@@ -116,6 +147,32 @@ export class KnowledgeSearch extends Effect.Service<KnowledgeSearch>()("parley/s
         return { best: scored.slice(0, wanted), candidates: scored.length, exact }
       })
 
+    /** The lexical hits fused by RRF with the scope's chunks nearest the query's vector (of its model). */
+    const withVectors = (
+      scope: SearchScope,
+      query: string,
+      vector: QueryVector,
+      lexical: ReadonlyArray<{ readonly key: Passage; readonly score: number }>
+    ) =>
+      Effect.gen(function*() {
+        const stored = yield* vectors.vectors(scope, vector.model)
+        const near = nearest(
+          vector.embedding,
+          stored.map((row) => ({ key: row as ChunkKey, vector: fromBytes(row.embedding) })),
+          VECTOR_CANDIDATES
+        ).map(({ item }) => item.key)
+        yield* Effect.annotateCurrentSpan({ vectors: stored.length })
+        const passages = new Map(lexical.map((hit) => [keyOf(hit.key), hit.key]))
+        const missing = near.filter((key) => !passages.has(keyOf(key)))
+        if (missing.length > 0) {
+          for (const passage of yield* index.passages(scope, missing, query, 0)) passages.set(keyOf(passage), passage)
+        }
+        return fuseHybrid(lexical.map((hit) => keyOf(hit.key)), near.map(keyOf)).flatMap(({ key, score }) => {
+          const passage = passages.get(key)
+          return passage === undefined ? [] : [{ key: passage, score }]
+        })
+      })
+
     const search = Effect.fn("KnowledgeSearch.search")(function*(request: KnowledgeQuery) {
       // A model may pass on what the user typed: a NUL or a lone surrogate would fail the query itself.
       const query = storable(request.query).trim()
@@ -133,11 +190,11 @@ export class KnowledgeSearch extends Effect.Service<KnowledgeSearch>()("parley/s
       }
       yield* Effect.annotateCurrentSpan({ candidates: lexical.candidates, exact: lexical.exact })
       const keys = lexical.best.length > 0 ? lexical.best : yield* index.trigram(scope, query, wanted)
-      if (keys.length === 0) return []
-      if (lexical.best.length === 0) found = yield* index.passages(scope, keys, query, reranked)
+      if (keys.length === 0 && request.vector === undefined) return []
+      if (lexical.best.length === 0 && keys.length > 0) found = yield* index.passages(scope, keys, query, reranked)
       const passages = new Map(found.map((passage) => [keyOf(passage), passage]))
       const scores = new Map(lexical.best.map((chunk) => [keyOf(chunk), chunk.bm25]))
-      const hits = fuseLexical(
+      const lexicalHits = fuseLexical(
         keys.flatMap((key) => {
           const passage = passages.get(keyOf(key))
           return passage === undefined ? [] : [{
@@ -149,6 +206,10 @@ export class KnowledgeSearch extends Effect.Service<KnowledgeSearch>()("parley/s
         }),
         ranking
       )
+      const ranked = request.vector === undefined
+        ? lexicalHits
+        : yield* withVectors(scope, query, request.vector, lexicalHits)
+      const hits = ranked
         .filter((hit) => hit.score >= (request.minScore ?? 0))
         .slice(0, request.limit)
       const widenBelow = request.widenBelow ?? 200
@@ -169,13 +230,15 @@ export class KnowledgeSearch extends Effect.Service<KnowledgeSearch>()("parley/s
     /**
      * The `knowledge_search` tool: `{ query, limit? }` searched in the documents the run's snapshot
      * lists (narrowed to the tool's own `knowledgeIds` when it has some); `{ results: citations }`, or
-     * why the arguments are not a search.
+     * why the arguments are not a search. With `assist`, the query's embedding joins the ranking and,
+     * when the tool's `rerank` is on, the agent's model orders the best `RERANKED_PASSAGES` passages.
      */
     const forTool = Effect.fn("KnowledgeSearch.forTool")(function*(
       agentId: AiAgentId,
       snapshotIds: ReadonlyArray<AiAgentKnowledgeId>,
       settings: typeof KnowledgeSearchSettings.Type,
-      args: JsonValue
+      args: JsonValue,
+      assist?: SearchAssist
     ) {
       const fields: Readonly<Record<string, JsonValue>> =
         typeof args === "object" && args !== null && !Array.isArray(args) ? args as never : {}
@@ -188,17 +251,21 @@ export class KnowledgeSearch extends Effect.Service<KnowledgeSearch>()("parley/s
         return Either.left("knowledge_search's `limit` is a whole number from 1 to 20")
       }
       const only = new Set(settings.knowledgeIds)
+      const wanted = limit ?? settings.topK
+      const reranking = settings.rerank && assist !== undefined
       const results = yield* search({
         agentId,
         documentIds: only.size === 0 ? snapshotIds : snapshotIds.filter((id) => only.has(id)),
         query,
-        limit: limit ?? settings.topK,
-        minScore: settings.minScore
+        limit: reranking ? Math.max(wanted, RERANKED_PASSAGES) : wanted,
+        minScore: settings.minScore,
+        vector: assist === undefined ? undefined : yield* assist.embed(query)
       })
-      return Either.right({ results } as unknown as JsonValue)
+      const ordered = reranking && results.length > 1 ? yield* assist.rerank(query, results) : results
+      return Either.right({ results: ordered.slice(0, wanted) } as unknown as JsonValue)
     })
 
     return { search, forTool } as const
   }),
-  dependencies: [KnowledgeIndexRepo.Default]
+  dependencies: [KnowledgeIndexRepo.Default, KnowledgeVectorRepo.Default]
 }) {}

@@ -1,6 +1,6 @@
 /**
- * The workspace's LLM settings for AI agents: a primary connection and a
- * fallback, each naming its API key by vault secret (never holding one).
+ * The workspace's LLM settings for AI agents: a primary connection, a
+ * fallback and an embeddings provider, each naming its API key by vault secret (never holding one).
  * A change is checked across fields and against the vault, records the
  * secrets it names, and is audited, in one transaction; concurrent changes
  * apply one after the other.
@@ -29,11 +29,12 @@ const toSettings = (row: AgentLlmSettingsRow) =>
     workspaceId: row.workspaceId,
     primary: row.primaryConnection,
     fallback: row.fallbackConnection,
+    embeddings: row.embeddingsConnection,
     updatedBy: row.updatedBy,
     updatedAt: DateTime.unsafeFromDate(row.updatedAt)
   })
 
-/** The vault names a pair of connections uses, each once. */
+/** The vault names the connections use, each once. */
 const secretNames = (...connections: ReadonlyArray<LlmConnection | null>): ReadonlyArray<SecretName> => [
   ...new Set(connections.flatMap((connection) => connection?.apiKeySecret ? [connection.apiKeySecret] : []))
 ]
@@ -57,14 +58,16 @@ export class AgentLlm extends Effect.Service<AgentLlm>()("parley/services/settin
         const before = yield* repo.findForUpdate(workspaceId)
         const primary = patch.primary === undefined ? before.primaryConnection : patch.primary
         const fallback = patch.fallback === undefined ? before.fallbackConnection : patch.fallback
-        const problems = settingsProblems(primary, fallback)
+        const embeddings = patch.embeddings === undefined ? before.embeddingsConnection : patch.embeddings
+        const problems = settingsProblems(primary, fallback, embeddings)
         if (problems.length > 0) return yield* settingsInvalid(problems)
-        const names = secretNames(primary, fallback)
+        const names = secretNames(primary, fallback, embeddings)
         yield* writes.requireSecrets(workspaceId, names)
         const row = {
           workspaceId,
           primaryConnection: primary,
           fallbackConnection: fallback,
+          embeddingsConnection: embeddings,
           updatedBy: actorOf(principal),
           updatedAt: yield* currentDate
         }
@@ -75,8 +78,12 @@ export class AgentLlm extends Effect.Service<AgentLlm>()("parley/services/settin
           names,
           action: "agent-llm-settings.updated",
           summary: {
-            before: { primary: before.primaryConnection, fallback: before.fallbackConnection },
-            after: { primary, fallback }
+            before: {
+              primary: before.primaryConnection,
+              fallback: before.fallbackConnection,
+              embeddings: before.embeddingsConnection
+            },
+            after: { primary, fallback, embeddings }
           }
         })
         return toSettings(row)

@@ -7,14 +7,18 @@
  * draft and a version with every expectation kind, history and tool mocks; a
  * model that cannot be reached as an `error` result; a version's eval runs;
  * the publish gate refusing a worse version with the failing case named and
- * accepting it after the fix; roles and another workspace.
+ * accepting it after the fix; the enabled suite run by a client against the
+ * draft and a version, stored and listed, refused when empty or too large,
+ * and storing nothing when its client leaves mid-run (a loopback tool keeps
+ * a case waiting); roles and another workspace.
  */
 import type { Prompt } from "@effect/ai"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { AiAgentEvalCreate } from "../../../src/domain/aiAgents/Eval.js"
 import { JUDGE_PREAMBLE } from "../../../src/domain/aiAgents/evals/RubricVerdict.js"
+import { MAX_SUITE_CASES } from "../../../src/domain/aiAgents/EvalSuite.js"
 import type { AiAgentVersionNumber } from "../../../src/domain/aiAgents/Ids.js"
 import { AiAgentToolCreate } from "../../../src/domain/aiAgents/Tool.js"
 import { AgentOpsSettingsPatch } from "../../../src/domain/settings/AgentOpsSettings.js"
@@ -24,7 +28,8 @@ import {
   OfflineScript,
   type OfflineTurn
 } from "../../../src/providers/llm/OfflineScript.js"
-import { signUp, type TestAccount } from "../../support/Accounts.js"
+import { post, signUp, type TestAccount } from "../../support/Accounts.js"
+import { echoServer } from "../../support/EchoServer.js"
 import { clientOf, join } from "../../support/Members.js"
 import { testServer } from "../../support/TestServer.js"
 import { agentRow, revisionOf } from "./AgentRows.js"
@@ -123,7 +128,10 @@ const gatesOn = (owner: TestAccount, gates: Record<string, unknown>) =>
       payload: Schema.decodeUnknownSync(AgentOpsSettingsPatch)({ publishGates: gates })
     }))
 
-const server = testServer().pipe(Layer.provide(Layer.succeed(OfflineScript, script)))
+// Loopback tools are allowed so a case can wait on one (`EchoServer`'s `/slow`).
+const server = testServer({ PARLEY_TOOL_ALLOWED_HOSTS: "127.0.0.1/32" }).pipe(
+  Layer.provide(Layer.succeed(OfflineScript, script))
+)
 
 layer(server, { excludeTestServices: true })("AI agent evals", (it) => {
   it.effect("CRUD: by name, filters, unique names, checked regexes and schemas, and no draft revision bump", () =>
@@ -457,6 +465,129 @@ layer(server, { excludeTestServices: true })("AI agent evals", (it) => {
       expect(analytics.evals).toEqual({ runs: 2, passRate: 1, latestScore: first.evalGate!.score })
     }))
 
+  it.effect("the suite: enabled cases against the draft and a version, stored, scored as the gate scores", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const { agent, client, owner, path, setInstructions } = yield* setup()
+      const runSuite = (payload: { readonly version?: AiAgentVersionNumber }) =>
+        client.aiAgentEvals.runSuite({ path, payload })
+      const empty = yield* runSuite({}).pipe(Effect.flip)
+      expect(empty).toMatchObject({ _tag: "AiAgentEvalSuiteNotRunnable", enabledCases: 0, maximum: MAX_SUITE_CASES })
+
+      // Three cases, one disabled: the suite is the two enabled ones, by name.
+      const greets = yield* client.aiAgentEvals.create({ path, payload: suite[0]! })
+      const lookup = yield* client.aiAgentEvals.create({ path, payload: suite[2]! })
+      yield* client.aiAgentEvals.create({
+        path,
+        payload: evalCase("always fails", {
+          conversation: [{ role: "user", content: "Hi" }],
+          expectations: [{ kind: "contains", value: "never said" }],
+          enabled: false
+        })
+      })
+      const onDraft = yield* runSuite({})
+      expect(onDraft.run).toMatchObject({
+        agentId: agent.id,
+        version: null,
+        draftRevision: yield* revisionOf(agent.id),
+        trigger: "manual",
+        status: "passed",
+        caseCount: 2,
+        passedCount: 2,
+        error: null
+      })
+      expect(onDraft.run.results.map((result) => [result.evalId, result.status])).toEqual([
+        [greets.id, "passed"],
+        [lookup.id, "passed"]
+      ])
+      // Weights 1 and 2; "greets politely" scores (1 + 0.9) / 2, as in the publish gate.
+      expect(onDraft.run.score).toBeCloseTo((0.95 + 2) / 3)
+      expect(onDraft.passRate).toBe(1)
+      expect(onDraft.caseLatencyMs).toBe(onDraft.run.results.reduce((sum, result) => sum + result.latencyMs, 0))
+      const tokens = onDraft.run.results.reduce((sum, result) => sum + result.usage.inputTokens, 0)
+      expect(onDraft.run.usage.inputTokens).toBe(tokens)
+      expect(tokens).toBeGreaterThan(0)
+
+      // Version 1 is the polite agent; the draft turns curt and fails one case of two.
+      yield* client.aiAgentReleases.publish({ path, payload: {}, ...noHeaders })
+      yield* setInstructions("Help customers. Be curt.")
+      const curt = yield* runSuite({})
+      expect(curt.run).toMatchObject({ status: "failed", caseCount: 2, passedCount: 1, version: null })
+      expect(curt.passRate).toBe(0.5)
+      // "greets politely": `contains` 0 and the judge's 0.2.
+      expect(curt.run.score).toBeCloseTo((0.1 + 2) / 3)
+      expect(curt.run.results[0]!.expectations.map((e) => e.passed)).toEqual([false, false])
+
+      const v1 = 1 as AiAgentVersionNumber
+      const onVersion = yield* runSuite({ version: v1 })
+      expect(onVersion.run).toMatchObject({ status: "passed", version: 1, draftRevision: null, caseCount: 2 })
+      expect(onVersion.passRate).toBe(1)
+      // Stored as one run of the version, with a result per case; draft runs are not the version's.
+      const listed = yield* client.aiAgentEvals.listEvalRuns({ path: { ...path, vid: v1 }, urlParams: {} })
+      expect(listed.items).toEqual([onVersion.run])
+      const missing = yield* runSuite({ version: 9 as AiAgentVersionNumber }).pipe(Effect.flip)
+      expect(missing._tag).toBe("AiAgentVersionNotFound")
+
+      // The suite a gate or a client runs is bounded: one enabled case too many is refused, before any model call.
+      yield* sql`INSERT INTO ai_agent_evals (id, workspace_id, agent_id, name, description, conversation,
+          expectations, variables, end_user_id, tool_mocks, weight, tags, enabled, created_at, updated_at)
+        SELECT gen_random_uuid(), workspace_id, agent_id, name || ' ' || n, description, conversation, expectations,
+          variables, end_user_id, tool_mocks, weight, tags, true, now(), now()
+        FROM ai_agent_evals, generate_series(1, ${MAX_SUITE_CASES - 1}) AS n WHERE id = ${greets.id}`
+      const tooMany = yield* runSuite({}).pipe(Effect.flip)
+      expect(tooMany).toMatchObject({
+        _tag: "AiAgentEvalSuiteNotRunnable",
+        enabledCases: MAX_SUITE_CASES + 1,
+        maximum: MAX_SUITE_CASES
+      })
+      yield* gatesOn(owner, { runEvalsOnPublish: true })
+      const gated = yield* client.aiAgentReleases.publish({ path, payload: {}, ...noHeaders }).pipe(Effect.flip)
+      expect(gated._tag === "AiAgentDraftNotPublishable" && gated.problems.map((p) => p.code)).toEqual([
+        "too-many-eval-cases"
+      ])
+      const runs = yield* client.aiAgentEvals.listEvalRuns({ path: { ...path, vid: v1 }, urlParams: {} })
+      expect(runs.total).toBe(1)
+    }))
+
+  it.scoped("a suite whose client leaves before it finishes stores no run; one that finishes stores one", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const slow = yield* echoServer
+      const { agent, client, owner, path } = yield* setup()
+      yield* client.aiAgentTools.create({
+        path,
+        payload: Schema.decodeUnknownSync(AiAgentToolCreate)({
+          name: "slow_lookup",
+          description: "Looks an order up, slowly",
+          config: { kind: "http", inputSchema: { type: "object" }, method: "GET", url: slow.url("/slow?ms=1500") }
+        }),
+        ...noHeaders
+      })
+      yield* client.aiAgentEvals.create({ path, payload: suite[0]! })
+      yield* client.aiAgentEvals.create({
+        path,
+        payload: evalCase("waits on a slow tool", {
+          conversation: [{ role: "user", content: `/call slow_lookup {"orderId":"A7"}` }],
+          expectations: [{ kind: "contains", value: "slow_lookup answered" }]
+        })
+      })
+      const stored = Effect.map(
+        sql<{ count: number }>`SELECT count(*)::int AS count FROM ai_agent_eval_runs WHERE agent_id = ${agent.id}`,
+        ([row]) => row!.count
+      )
+      const request = post(`/v1/ai-agents/${agent.slug}/evals/run`, {}, owner)
+      // The client gives up while the slow case waits on its tool: the server interrupts the run.
+      expect(Option.isNone(yield* Effect.timeoutOption(request, "600 millis"))).toBe(true)
+      expect(slow.requests.some((one) => one.url.startsWith("/slow"))).toBe(true)
+      yield* Effect.sleep("2500 millis")
+      expect(yield* stored).toBe(0)
+
+      const finished = yield* request
+      expect(finished.status).toBe(200)
+      expect(finished.json.run).toMatchObject({ status: "passed", caseCount: 2, passedCount: 2 })
+      expect(yield* stored).toBe(1)
+    }))
+
   it.effect("roles: a viewer reads, an editor writes and runs; another workspace sees no agent", () =>
     Effect.gen(function*() {
       const { client, owner, path } = yield* setup()
@@ -468,8 +599,10 @@ layer(server, { excludeTestServices: true })("AI agent evals", (it) => {
       const refused = yield* viewer.aiAgentEvals.create({ path, payload: suite[1]! }).pipe(Effect.flip)
       expect(refused._tag).toBe("Forbidden")
       expect((yield* viewer.aiAgentEvals.run({ path: item, payload: {} }).pipe(Effect.flip))._tag).toBe("Forbidden")
+      expect((yield* viewer.aiAgentEvals.runSuite({ path, payload: {} }).pipe(Effect.flip))._tag).toBe("Forbidden")
       const editor = yield* clientOf(yield* join(owner, "editor"), owner.workspaceId)
       expect((yield* editor.aiAgentEvals.run({ path: item, payload: {} })).status).toBe("passed")
+      expect((yield* editor.aiAgentEvals.runSuite({ path, payload: {} })).run.caseCount).toBe(1)
       yield* editor.aiAgentEvals.update({ path: item, payload: { weight: 5 } })
 
       const stranger = yield* clientOf(yield* signUp())
@@ -477,11 +610,12 @@ layer(server, { excludeTestServices: true })("AI agent evals", (it) => {
         yield* stranger.aiAgentEvals.list({ path, urlParams: {} }).pipe(Effect.flip),
         yield* stranger.aiAgentEvals.get({ path: item }).pipe(Effect.flip),
         yield* stranger.aiAgentEvals.run({ path: item, payload: {} }).pipe(Effect.flip),
+        yield* stranger.aiAgentEvals.runSuite({ path, payload: {} }).pipe(Effect.flip),
         yield* stranger.aiAgentEvals.delete({ path: item }).pipe(Effect.flip),
         yield* stranger.aiAgentEvals.listEvalRuns({ path: { ...path, vid: 1 as AiAgentVersionNumber }, urlParams: {} })
           .pipe(Effect.flip)
       ]
-      expect(notFound.map((error) => error._tag)).toEqual(Array(5).fill("AiAgentNotFound"))
+      expect(notFound.map((error) => error._tag)).toEqual(Array(6).fill("AiAgentNotFound"))
       expect((yield* client.aiAgentEvals.get({ path: item })).weight).toBe(5)
     }))
 })

@@ -6,9 +6,10 @@
  * does not take), the workspace tool's delete refused naming the agent, the
  * secret references recorded, `If-Match`, and the test call: the secret
  * reaches the server and is masked in the answer; a workspace tool runs
- * with the agent's overrides; built-ins run dry; a private address is
- * refused without the allow-list. Also hostile input, roles and another
- * workspace's ids.
+ * with the agent's overrides; `remember` and `handoff` run dry, and
+ * `knowledge_search` of an agent with no document finds nothing; a private
+ * address is refused without the allow-list. Also hostile input, roles and
+ * another workspace's ids.
  */
 import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
@@ -325,7 +326,7 @@ layer(testServer({ PARLEY_TOOL_ALLOWED_HOSTS: "127.0.0.1/32" }), { excludeTestSe
         expect(orphan._tag).toBe("AiAgentToolInvalid")
       }))
 
-    it.effect("built-ins run dry: nothing is remembered, nothing handed off, knowledge answers no passage", () =>
+    it.effect("built-ins run dry: nothing is remembered, nothing handed off; knowledge with no document finds none", () =>
       Effect.gen(function*() {
         const owner = yield* signUp()
         const client = yield* clientOf(owner)
@@ -351,7 +352,7 @@ layer(testServer({ PARLEY_TOOL_ALLOWED_HOSTS: "127.0.0.1/32" }), { excludeTestSe
         const handed = yield* test(handoff.id, { reason: "angry" })
         expect(handed.output).toMatchObject({ dryRun: true, wouldHandOff: { reason: "angry", queue: "billing" } })
         const found = yield* test(search.id, { query: "refunds" })
-        expect(found.output).toEqual({ query: "refunds", results: [] })
+        expect(found.output).toEqual({ query: "refunds", limit: 5, results: [] })
         const bad = yield* test(remember.id, { key: "drink" }).pipe(Effect.flip)
         expect(bad._tag).toBe("AiAgentToolInputInvalid")
         expect(yield* revisionOf(agent.id)).toBe(4)

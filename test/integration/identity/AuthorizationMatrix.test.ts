@@ -275,6 +275,7 @@ const builtProbes: Record<
   "aiAgentEvals.updateById": { body: () => ({ id: SAMPLE_ID, enabled: false }), status: 404, tag: "AiAgentNotFound" },
   "aiAgentEvals.deleteById": { query: `?id=${SAMPLE_ID}`, status: 404, tag: "AiAgentNotFound" },
   "aiAgentEvals.run": { body: () => ({}), status: 404, tag: "AiAgentNotFound" },
+  "aiAgentEvals.runSuite": { body: () => ({}), status: 404, tag: "AiAgentNotFound" },
   "aiAgentEvals.listEvalRuns": { status: 404, tag: "AiAgentNotFound" },
   "aiAgentReleases.publish": { body: () => ({}), status: 404, tag: "AiAgentNotFound" },
   "aiAgentReleases.rotatePublicToken": { status: 404, tag: "AiAgentNotFound" },

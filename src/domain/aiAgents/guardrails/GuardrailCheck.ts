@@ -18,11 +18,12 @@ import { Either } from "effect"
 import { compileUserPattern, type UserPattern } from "../../patterns/UserPattern.js"
 import type { TurnGuardrailEvent } from "../AgentTurn.js"
 import type { AiAgentSnapshot } from "../AiAgentSnapshot.js"
-import type { GuardrailStage } from "../Guardrail.js"
+import type { GuardrailAction, GuardrailStage } from "../Guardrail.js"
 import type { PiiType } from "../GuardrailRule.js"
-import { injectionMatch } from "./InjectionPatterns.js"
+import { blockedTopicHit } from "./BlockedTopics.js"
+import { detectInjection, injectionDetail } from "./InjectionDetector.js"
+import type { TopicAnswer } from "./LlmTopics.js"
 import { detectPii, type PiiSpan, redactPii } from "./PiiDetector.js"
-import { topicIn, wordsOf } from "./TopicMatch.js"
 
 /** A guardrail as a snapshot holds it. */
 export type SnapshotGuardrail = AiAgentSnapshot["guardrails"][number]
@@ -47,6 +48,8 @@ export interface TextVerdict {
 export interface PieceContext {
   readonly before: string
   readonly shownLength: number
+  /** The model's answers for `blocked-topics` rules with `llm` detection, by guardrail id (asked beforehand). */
+  readonly topicAnswers?: ReadonlyMap<string, TopicAnswer>
 }
 
 const NONE: PieceContext = { before: "", shownLength: 0 }
@@ -62,7 +65,8 @@ const NOUNS: Readonly<Record<PiiType, readonly [string, string]>> = {
   "person-name": ["person's name", "people's names"],
   "date-of-birth": ["date of birth", "dates of birth"],
   passport: ["passport number", "passport numbers"],
-  "api-key": ["API key", "API keys"]
+  "api-key": ["API key", "API keys"],
+  "national-id": ["national identity number", "national identity numbers"]
 }
 
 /** "2 email addresses, 1 phone number": what was found, never the found text. */
@@ -100,7 +104,13 @@ const apply = (
   guardrail: SnapshotGuardrail,
   text: string,
   context: PieceContext
-): { readonly detail: string; readonly text: string; readonly changed: boolean } | undefined => {
+): {
+  readonly detail: string
+  readonly text: string
+  readonly changed: boolean
+  /** The action taken when it is not the guardrail's own (a failed check that only warns). */
+  readonly action?: GuardrailAction
+} | undefined => {
   const rule = guardrail.rule
   const redact = guardrail.action === "redact"
   switch (rule.kind) {
@@ -130,14 +140,13 @@ const apply = (
         : { detail: `${total} characters, over ${rule.maxCharacters}`, text, changed: false }
     }
     case "blocked-topics": {
-      const tail = context.before === "" ? [] : wordsOf(context.before).slice(-20)
-      const topic = topicIn([...tail, ...wordsOf(text)], rule.topics)
-      return topic === undefined ? undefined : { detail: `blocked topic "${topic}"`, text, changed: false }
+      const hit = blockedTopicHit(rule, text, context.before, context.topicAnswers?.get(guardrail.id))
+      return hit === undefined ? undefined : { ...hit, text, changed: false }
     }
     case "jailbreak":
     case "prompt-injection": {
-      const found = injectionMatch(rule.kind, rule.sensitivity, customOf(guardrail), context.before + text)
-      return found === undefined ? undefined : { detail: `${rule.kind} pattern "${found}"`, text, changed: false }
+      const found = detectInjection(rule.kind, rule.sensitivity, customOf(guardrail), context.before + text)
+      return found === undefined ? undefined : { detail: injectionDetail(rule.kind, found), text, changed: false }
     }
     case "allowed-tool-domains":
       return undefined
@@ -158,21 +167,22 @@ export const checkText = (
   for (const guardrail of textGuardrails(guardrails, stage)) {
     const hit = apply(guardrail, current, context)
     if (hit === undefined) continue
+    const action = hit.action ?? guardrail.action
     events.push({
       guardrailId: guardrail.id,
       name: guardrail.name,
       kind: guardrail.rule.kind,
       stage,
-      action: guardrail.action,
+      action,
       detail: hit.detail
     })
-    if (guardrail.action === "redact" && hit.changed) {
+    if (action === "redact" && hit.changed) {
       current = hit.text
       redacted = true
     }
-    if ((guardrail.action === "block" || guardrail.action === "handoff") && stop?.action !== "handoff") {
-      if (stop === null || guardrail.action === "handoff") {
-        stop = { action: guardrail.action, guardrailId: guardrail.id, name: guardrail.name, message: guardrail.message }
+    if ((action === "block" || action === "handoff") && stop?.action !== "handoff") {
+      if (stop === null || action === "handoff") {
+        stop = { action, guardrailId: guardrail.id, name: guardrail.name, message: guardrail.message }
       }
     }
   }

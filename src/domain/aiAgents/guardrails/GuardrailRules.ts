@@ -3,12 +3,14 @@
  * `jailbreak` and `prompt-injection` read the end user's message, so they run
  * at `input`; `allowed-tool-domains` judges the agent's tool calls, so it runs
  * at `output`; only `pii` and `max-length` can rewrite text (`redact`); every
- * extra pattern compiles on the linear-time engine.
+ * extra pattern compiles on the linear-time engine; a `blocked-topics` rule's
+ * topics fit its detection (`BlockedTopics`).
  */
 import type { FieldProblem } from "../../FieldProblem.js"
 import { patternRefusal } from "../../patterns/UserPattern.js"
 import type { GuardrailAction, GuardrailStage } from "../Guardrail.js"
 import type { GuardrailKind, GuardrailRule } from "../GuardrailRule.js"
+import { blockedTopicProblems } from "./BlockedTopics.js"
 
 /** The one stage a kind runs at, for kinds bound to one. */
 export const ONLY_STAGE: Partial<Record<GuardrailKind, GuardrailStage>> = {
@@ -33,9 +35,7 @@ export const guardrailProblems = (
   if (action === "redact" && !REDACTABLE.has(rule.kind)) {
     problems.push({ field: "action", message: `a ${rule.kind} rule cannot redact; only pii and max-length can` })
   }
-  if (rule.kind === "blocked-topics" && rule.detection === "llm") {
-    problems.push({ field: "rule.detection", message: "llm detection is not available yet; use keywords" })
-  }
+  if (rule.kind === "blocked-topics") problems.push(...blockedTopicProblems(rule, stage))
   if (rule.kind === "jailbreak" || rule.kind === "prompt-injection") {
     rule.patterns.forEach((pattern, index) => {
       const refusal = patternRefusal(pattern, "i")

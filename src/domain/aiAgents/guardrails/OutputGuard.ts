@@ -7,7 +7,8 @@
  * A piece is judged when it cannot change any more: the guard holds back
  * the tail that might still grow into personal data (the word being
  * written, and before it the words with a digit, an `@` or a `+`, and, when
- * names or addresses are guarded, capitalised words), at most `HOLD`
+ * names, addresses or national ids (`AB 12 34 56 C`) are guarded,
+ * capitalised words), at most `HOLD`
  * characters of whole words, and judges the rest with what was shown before
  * as context (`checkText`'s `PieceContext`). Without `pii` rules nothing is
  * held back. A rule that blocks or hands off stops the reply: the piece it
@@ -68,7 +69,7 @@ export const outputGuard = (guardrails: ReadonlyArray<SnapshotGuardrail>): Outpu
   const holds = pii.length > 0
   const capitals = pii.some((guardrail) =>
     guardrail.rule.kind === "pii" &&
-    guardrail.rule.types.some((type) => type === "person-name" || type === "postal-address")
+    guardrail.rule.types.some((type) => type === "person-name" || type === "postal-address" || type === "national-id")
   )
   let shown = ""
   let pending = ""

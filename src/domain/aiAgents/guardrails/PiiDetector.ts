@@ -8,6 +8,7 @@ import type { PiiRedaction, PiiType } from "../GuardrailRule.js"
 import { birthDates } from "./BirthDates.js"
 import { apiKeys, emails, ibans, passportNumbers, paymentCards, socialSecurityNumbers } from "./Identifiers.js"
 import { ipAddresses } from "./IpAddresses.js"
+import { nationalIds } from "./NationalIds.js"
 import { personNames } from "./PersonNames.js"
 import { phoneNumbers } from "./PhoneNumbers.js"
 import { postalAddresses } from "./PostalAddresses.js"
@@ -27,6 +28,7 @@ const MATCHERS: Record<PiiType, (text: string, sensitivity: Sensitivity) => Arra
   "credit-card": paymentCards,
   "ip-address": ipAddresses,
   ssn: socialSecurityNumbers,
+  "national-id": nationalIds,
   passport: passportNumbers,
   "date-of-birth": birthDates,
   phone: phoneNumbers,
@@ -41,6 +43,7 @@ const SPECIFICITY: Record<PiiType, number> = {
   iban: 0,
   "credit-card": 0,
   "ip-address": 0,
+  "national-id": 0,
   ssn: 1,
   passport: 1,
   "date-of-birth": 1,
@@ -102,15 +105,16 @@ const LABELS: Record<PiiType, string> = {
   "person-name": "PERSON",
   "date-of-birth": "DATE_OF_BIRTH",
   passport: "PASSPORT",
-  "api-key": "API_KEY"
+  "api-key": "API_KEY",
+  "national-id": "NATIONAL_ID"
 }
 
-/** The placeholder word of a type: EMAIL, PHONE, CREDIT_CARD, IBAN, SSN, IP_ADDRESS, ADDRESS, PERSON, DATE_OF_BIRTH, PASSPORT, API_KEY. */
+/** The placeholder word of a type: EMAIL, PHONE, CREDIT_CARD, IBAN, SSN, IP_ADDRESS, ADDRESS, PERSON, DATE_OF_BIRTH, PASSPORT, API_KEY, NATIONAL_ID. */
 export const piiLabel = (type: PiiType): string => LABELS[type]
 
 // Types written with separators that do not change the value: "4111 1111…" and "4111-1111…" hash alike.
-const COMPACTED: ReadonlySet<PiiType> = new Set(["phone", "credit-card", "iban", "ssn"])
-const KEEP_LAST_FOUR: ReadonlySet<PiiType> = new Set(["phone", "credit-card", "iban", "ssn", "passport"])
+const COMPACTED: ReadonlySet<PiiType> = new Set(["phone", "credit-card", "iban", "ssn", "national-id"])
+const KEEP_LAST_FOUR: ReadonlySet<PiiType> = new Set(["phone", "credit-card", "iban", "ssn", "passport", "national-id"])
 
 const normalised = (type: PiiType, value: string): string =>
   COMPACTED.has(type) ? value.replace(/[^\p{L}\p{N}]/gu, "").toUpperCase() : value.trim().toLowerCase()

@@ -2,8 +2,9 @@
  * What a knowledge document indexes, by kind: Markdown as written (its `#`
  * headings open sections), HTML turned into text with its headings kept as
  * Markdown headings, plain and PDF text as they are (no headings); a fetched
- * `url` by the media type it answered with. Chunk offsets point into this
- * text, which `GET /knowledge/{id}` returns for a `url`.
+ * `url` by the media type it answered with (a `pdf` file's text is laid out
+ * by `PdfLayout.ts`). Chunk offsets point into this text, which
+ * `GET /knowledge/{id}` returns for a `url` and a `pdf`.
  */
 import type { AiAgentKnowledgeKind } from "../Knowledge.js"
 import type { ChunkOptions } from "./Chunking.js"
@@ -16,7 +17,7 @@ export interface DocumentText {
 }
 
 /** The indexed text of an inline document. */
-export const inlineText = (kind: Exclude<AiAgentKnowledgeKind, "url">, content: string): DocumentText => {
+export const inlineText = (kind: Exclude<AiAgentKnowledgeKind, "url" | "pdf">, content: string): DocumentText => {
   switch (kind) {
     case "markdown":
       return { text: content, structure: "markdown" }

@@ -127,6 +127,12 @@ describe("outputGuard", () => {
     }
   })
 
+  it("holds a National Insurance number's letters until its digits come", () => {
+    const { shown } = feed([pii("output", ["national-id"])], "Your NI number is AB 12 34 56 C.".split(/(?<= )/))
+    expect(shown.join("")).toBe("Your NI number is [NATIONAL_ID].")
+    expect(shown.some((piece) => piece.includes("AB"))).toBe(false)
+  })
+
   it("without pii rules nothing is held back", () => {
     const topics = rule({
       stage: "output",
@@ -233,12 +239,12 @@ describe("cross-field rules and notices", () => {
     ).toEqual(["action", "rule.patterns.0"])
     expect(
       guardrailProblems({
-        stage: "input",
+        stage: "output",
         action: "block",
         rule: { kind: "blocked-topics", topics: ["a"], detection: "llm" }
-      })
+      }).map((problem) => problem.field)
     )
-      .toEqual([{ field: "rule.detection", message: "llm detection is not available yet; use keywords" }])
+      .toEqual(["rule.detection"])
   })
 
   it("the end user sees each notice once, never warnings, rule names or tool rules", () => {

@@ -255,7 +255,8 @@ describe("piiLabel", () => {
       "PERSON",
       "DATE_OF_BIRTH",
       "PASSPORT",
-      "API_KEY"
+      "API_KEY",
+      "NATIONAL_ID"
     ])
   })
 })

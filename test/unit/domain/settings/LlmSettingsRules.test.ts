@@ -55,6 +55,18 @@ describe("a connection's rules", () => {
     ])
     expect(settingsProblems(null, null)).toEqual([])
   })
+
+  it("an embeddings connection is openai or openai-compatible, with a connection's own rules", () => {
+    const embeddings = (fields: Record<string, unknown>) =>
+      (settingsProblems(null, null, connection(fields))).map((p) => p.field)
+    expect(embeddings({ provider: "openai-compatible", model: "e", baseUrl: "https://x.example.com/v1" })).toEqual([])
+    expect(embeddings({ provider: "openai", model: "text-embedding-3-small", apiKeySecret: "K" })).toEqual([])
+    expect(embeddings({ provider: "anthropic", model: "m", apiKeySecret: "K" })).toEqual(["embeddings.provider"])
+    expect(embeddings({ provider: "google", model: "m", apiKeySecret: "K" })).toEqual(["embeddings.provider"])
+    expect(embeddings({ provider: "offline", model: "m" })).toEqual(["embeddings.provider"])
+    expect(embeddings({ provider: "openai-compatible", model: "e" })).toEqual(["embeddings.baseUrl"])
+    expect(embeddings({ provider: "openai", model: "e" })).toEqual(["embeddings.apiKeySecret"])
+  })
 })
 
 describe("the LLM in force", () => {
