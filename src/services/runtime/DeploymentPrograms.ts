@@ -5,10 +5,10 @@
  */
 import { Effect } from "effect"
 import type { DeploymentId } from "../../domain/deployments/Deployment.js"
+import { LruCache } from "../../domain/LruCache.js"
 import { compile } from "../../domain/runtime/engine/FlowProgram.js"
 import { programInputOf } from "../../domain/runtime/engine/ProgramInputs.js"
 import { DeploymentRepo } from "../../persistence/deployments/DeploymentRepo.js"
-import { LruCache } from "../LruCache.js"
 import { NluModels } from "../nlu/NluModels.js"
 import type { CompiledDraft } from "./DraftPrograms.js"
 

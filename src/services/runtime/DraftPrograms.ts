@@ -8,10 +8,10 @@ import { Effect, type Either } from "effect"
 import type { AssistantId } from "../../domain/assistants/Assistant.js"
 import type { Finding } from "../../domain/assistants/FlowFinding.js"
 import type { WorkspaceId } from "../../domain/identity/Ids.js"
+import { LruCache } from "../../domain/LruCache.js"
 import { compile, type FlowProgram } from "../../domain/runtime/engine/FlowProgram.js"
 import { programInputOf } from "../../domain/runtime/engine/ProgramInputs.js"
 import { Assistants } from "../assistants/Assistants.js"
-import { LruCache } from "../LruCache.js"
 import { draftOwner, NluModels } from "../nlu/NluModels.js"
 
 /** A draft as it ran: its revision, and the program or why it cannot run. */

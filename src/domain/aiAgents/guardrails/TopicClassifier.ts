@@ -18,6 +18,7 @@
  * judgement itself, which must be synchronous, then finds it cached.
  */
 import { createHash } from "node:crypto"
+import { LruCache } from "../../LruCache.js"
 import { defaultIntentModelOptions, type IntentModel, intentTrainer, trainIntentModel } from "../../nlu/IntentModel.js"
 import type { BlockedTopicsRule, DetectorSensitivity, TopicByExamples } from "../GuardrailRule.js"
 import { ALLOWED_MESSAGES } from "./AllowedMessages.js"
@@ -94,9 +95,8 @@ export const trainTopicClassifier = (topics: RuleTopics): TopicClassifier =>
  */
 export const TOPIC_CACHE_BYTES = 64 * 1024 * 1024
 
-const byContent = new Map<string, TopicClassifier>()
+const byContent = new LruCache<TopicClassifier>(TOPIC_CACHE_BYTES, (classifier) => classifier.bytes)
 const byArray = new WeakMap<RuleTopics, TopicClassifier>()
-let cachedBytes = 0
 
 const keyOf = (topics: RuleTopics) => {
   const content = withExamples(topics).map((topic) => [topic.name, topic.examples])
@@ -105,18 +105,7 @@ const keyOf = (topics: RuleTopics) => {
 
 /** Keeps `classifier` as the most recently used, dropping the least recently used past `TOPIC_CACHE_BYTES`. */
 const keep = (topics: RuleTopics, key: string, classifier: TopicClassifier): TopicClassifier => {
-  const known = byContent.get(key)
-  if (known !== undefined) {
-    byContent.delete(key)
-    cachedBytes -= known.bytes
-  }
   byContent.set(key, classifier)
-  cachedBytes += classifier.bytes
-  while (cachedBytes > TOPIC_CACHE_BYTES && byContent.size > 1) {
-    const [oldest, dropped] = byContent.entries().next().value!
-    byContent.delete(oldest)
-    cachedBytes -= dropped.bytes
-  }
   byArray.set(topics, classifier)
   return classifier
 }
