@@ -31,6 +31,7 @@ import { testCall } from "../workspace/ToolTestCall.js"
 import { definitionOf } from "../workspace/WorkspaceTools.js"
 import { AgentDraftLock } from "./AgentDraftLock.js"
 import { agentToolRef, inlineDefinition, toolNotFound } from "./AiAgentTools.js"
+import { KnowledgeEmbeddings } from "./KnowledgeEmbeddings.js"
 import { KnowledgeSearch } from "./KnowledgeSearch.js"
 
 type Input = { readonly [key: string]: JsonValue }
@@ -76,6 +77,7 @@ export class AiAgentToolTests extends Effect.Service<AiAgentToolTests>()(
       const calls = yield* ToolCalls
       const collections = yield* AgentDraftCollectionsRepo
       const knowledge = yield* KnowledgeSearch
+      const embeddings = yield* KnowledgeEmbeddings
 
       /** What the built-in answers: a real search for `knowledge_search`, a dry run for the others. */
       const builtinOutput = Effect.fn("AiAgentToolTests.builtinOutput")(function*(
@@ -88,7 +90,12 @@ export class AiAgentToolTests extends Effect.Service<AiAgentToolTests>()(
           agent.id,
           yield* collections.knowledgeIds(agent.id),
           config.settings,
-          input
+          input,
+          // The query's vector as a turn's (with an embeddings provider); no model call: no rerank.
+          {
+            embed: (query) => embeddings.queryVector(agent.workspaceId, query),
+            rerank: (_query, passages) => Effect.succeed(passages)
+          }
         )
         if (Either.isLeft(found)) return yield* inputInvalid([{ pointer: "", message: found.left }])
         const answer = found.right as { readonly [key: string]: JsonValue }
@@ -170,6 +177,7 @@ export class AiAgentToolTests extends Effect.Service<AiAgentToolTests>()(
       AgentDraftLock.Default,
       AiAgentToolRepo.Default,
       KnowledgeSearch.Default,
+      KnowledgeEmbeddings.Default,
       WorkspaceToolRepo.Default
     ]
   }

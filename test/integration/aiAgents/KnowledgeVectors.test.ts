@@ -43,7 +43,7 @@ const agentWithSearch = (owner: TestAccount, settings: Record<string, unknown> =
     const client = yield* clientOf(owner)
     const agent = yield* agentRow(owner.workspaceId)
     const path = { slug: agent.slug }
-    yield* client.aiAgentTools.create({
+    const tool = yield* client.aiAgentTools.create({
       path,
       payload: Schema.decodeUnknownSync(AiAgentToolCreate)({
         name: "knowledge_search",
@@ -83,7 +83,13 @@ const agentWithSearch = (owner: TestAccount, settings: Record<string, unknown> =
         }
       )
     const search = (query: string) => turn(`/call knowledge_search ${JSON.stringify({ query })}`)
-    return { client, agent, upload, turn, search } as const
+    /** The tool's test call (`POST …/tools/{tid}/test`) with this query: its results. */
+    const tested = (query: string) =>
+      Effect.map(
+        client.aiAgentTools.test({ path: { ...path, tid: tool.id }, payload: { input: { query } as never } }),
+        (result) => (result.output as unknown as { results: Array<Hit> }).results
+      )
+    return { client, agent, upload, turn, search, tested } as const
   })
 
 /** The agent's vectors by model, and its chunks. */
@@ -121,7 +127,7 @@ layer(testServer({ PARLEY_TOOL_ALLOWED_HOSTS: "127.0.0.1/32" }), { excludeTestSe
       Effect.gen(function*() {
         const fake = yield* makeFakeEmbeddings
         const owner = yield* signUp()
-        const { agent, client, search, upload } = yield* agentWithSearch(owner)
+        const { agent, client, search, tested, upload } = yield* agentWithSearch(owner)
         const embeddings = (model: string) => ({ provider: "openai-compatible", baseUrl: fake.baseUrl, model })
 
         // The embeddings connection: validated (a provider without /embeddings is a 400 naming the field), shown.
@@ -158,6 +164,8 @@ layer(testServer({ PARLEY_TOOL_ALLOWED_HOSTS: "127.0.0.1/32" }), { excludeTestSe
         expect(hybrid[0]).toMatchObject({ documentId: returnsDoc.id })
         expect(hybrid[0]!.text).toContain("refund every order")
         expect(hybrid[0]!.score).toBeGreaterThan(0)
+        // The tool's test call searches as the turn does.
+        expect((yield* tested("reimbursement"))[0]).toMatchObject({ documentId: returnsDoc.id })
         // A word both rankings know still ranks its document first.
         expect((yield* search("parcels warehouse"))[0]!.documentId).toBe(shippingDoc.id)
         yield* client.agentSettings.updateAgentLlm({ payload: patchOf({ embeddings: null }) })
