@@ -45,11 +45,12 @@ export const ensureBundle = async () => {
     format: "esm",
     target: "node20",
     // The packages are bundled too: Node then reads one file instead of resolving and loading some two thousand
-    // modules (about a second less of a start). Kept outside: PGlite and tiktoken (through Anthropic's
-    // tokenizer), which read their WebAssembly next to their modules, the optional native add-ons, and
+    // modules (about a second less of a start). Kept outside: PGlite, its pgvector extension and tiktoken (through
+    // Anthropic's tokenizer), which read their WebAssembly next to their modules, the optional native add-ons, and
     // pdf.js (3 MB, loaded on a node's first PDF; it finds its optional canvas add-on next to itself).
     external: [
       "@electric-sql/pglite",
+      "@electric-sql/pglite-pgvector",
       "pg-native",
       "msgpackr-extract",
       "tiktoken",
@@ -65,7 +66,9 @@ export const ensureBundle = async () => {
     sourcemap: true,
     logLevel: "warning"
   })
-  // Read at run time next to the program (src/embed/WidgetScript.ts).
+  // Read at run time next to the program (src/embed/WidgetScript.ts), and the PDF reader's thread, started
+  // from beside it (src/services/aiAgents/PdfText.ts; it imports pdf.js from node_modules).
   Fs.copyFileSync(Path.join(root, "src", "embed", "widget.js"), Path.join(outDir, "widget.js"))
+  Fs.copyFileSync(Path.join(root, "src", "services", "aiAgents", "pdfWorker.mjs"), Path.join(outDir, "pdfWorker.mjs"))
   console.error(`start: built .build/main.js in ${((performance.now() - started) / 1000).toFixed(1)} s`)
 }

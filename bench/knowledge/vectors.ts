@@ -4,8 +4,11 @@
  * synthetic text of 100 words from a 5,000-word vocabulary) each with a
  * random unit vector of 256 dimensions, stored by the service's repositories;
  * then, over 50 queries (after 3 to warm up), p50/p99 of (1) the vector part
- * alone: reading the scope's vectors of the model and ranking them by exact
- * cosine (`KnowledgeVectorRepo.vectors` + `VectorRanking.nearest`, top 50),
+ * alone, the scope's 50 chunks nearest the query by exact cosine: reading the
+ * scope's vectors of the model and ranking them in Node
+ * (`KnowledgeVectorRepo.vectors` + `VectorRanking.nearest`), and where the
+ * database has pgvector (PGlite; migration 0025) its `<=>` over them, which
+ * `KnowledgeVectorRepo.nearest` then uses (checked to find the same chunks);
  * and (2) `KnowledgeSearch.search` lexical alone and hybrid (the same query
  * with a vector: both rankings fused by RRF). On the PostgreSQL server and
  * on the embedded PGlite.
@@ -29,6 +32,7 @@ import {
 } from "../../src/domain/aiAgents/knowledge/VectorRanking.js"
 import { KnowledgeIndexRepo } from "../../src/persistence/aiAgents/KnowledgeIndexRepo.js"
 import { KnowledgeVectorRepo } from "../../src/persistence/aiAgents/KnowledgeVectorRepo.js"
+import { hasPgvector } from "../../src/persistence/aiAgents/PgVector.js"
 import { MigratorLive, SqlLive } from "../../src/persistence/Sql.js"
 import { KnowledgeSearch } from "../../src/services/aiAgents/KnowledgeSearch.js"
 import { emptyDatabase } from "../../test/support/TestDatabase.js"
@@ -129,16 +133,30 @@ const measure = (backend: Backend) =>
         backend === "server" ? "PostgreSQL server" : "embedded PGlite"
       }: ${CHUNKS} chunks × ${DIMENSIONS} dims (stored in ${seconds.toFixed(0)} s) ==`
     )
+    const inNode = (query: Float32Array) =>
+      Effect.map(vectors.vectors(scope, MODEL), (stored) =>
+        nearest(
+          query,
+          stored.map((row) => ({ key: `${row.documentId}:${row.ordinal}`, vector: fromBytes(row.embedding) })),
+          VECTOR_CANDIDATES
+        ).map(({ item }) => item.key))
     const vectorPart = Effect.gen(function*() {
-      const stored = yield* vectors.vectors(scope, MODEL)
-      const near = nearest(
-        unitVector(),
-        stored.map((row) => ({ key: row, vector: fromBytes(row.embedding) })),
-        VECTOR_CANDIDATES
-      )
+      const near = yield* inNode(unitVector())
       if (near.length !== VECTOR_CANDIDATES) return yield* Effect.die(`only ${near.length} vectors ranked`)
     })
-    console.log(`  vector part (read + exact cosine, top ${VECTOR_CANDIDATES}): ${yield* timed(vectorPart)}`)
+    console.log(`  vector part, read + exact cosine in Node (top ${VECTOR_CANDIDATES}): ${yield* timed(vectorPart)}`)
+    if (yield* hasPgvector(yield* SqlClient.SqlClient)) {
+      const query = unitVector()
+      const found = yield* vectors.nearest(scope, { model: MODEL, embedding: query }, VECTOR_CANDIDATES)
+      const expected = yield* inNode(query)
+      if (found.map((key) => `${key.documentId}:${key.ordinal}`).join() !== expected.join()) {
+        return yield* Effect.die("pgvector ranked other chunks than the exact cosine in Node")
+      }
+      const pgvectorPart = Effect.suspend(() =>
+        vectors.nearest(scope, { model: MODEL, embedding: unitVector() }, VECTOR_CANDIDATES)
+      )
+      console.log(`  vector part, pgvector <=> (exact scan, top ${VECTOR_CANDIDATES}):  ${yield* timed(pgvectorPart)}`)
+    }
     const query = () => words(3)
     console.log(
       `  search, lexical alone:                 ${yield* timed(

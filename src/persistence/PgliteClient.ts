@@ -15,6 +15,7 @@ import { SqlClient, SqlError, Statement } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { PGlite, type Results } from "@electric-sql/pglite"
+import { vector } from "@electric-sql/pglite-pgvector"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { Context, Effect, Layer, type Scope, Stream } from "effect"
 import * as Fs from "node:fs"
@@ -60,7 +61,7 @@ export const make = (
     })
     const db = yield* Effect.acquireRelease(
       Effect.tryPromise({
-        try: () => PGlite.create(config.dataDir, { parsers: pgParsers, extensions: { pg_trgm } }),
+        try: () => PGlite.create(config.dataDir, { parsers: pgParsers, extensions: { pg_trgm, vector } }),
         catch: fail(`Cannot open the embedded database in ${config.dataDir}`)
       }),
       (db) => Effect.promise(() => db.close()).pipe(Effect.timeoutOption("5 seconds"))

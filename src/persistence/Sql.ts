@@ -36,6 +36,7 @@ import migration0021 from "./migrations/0021_chain_runs.js"
 import migration0022 from "./migrations/0022_workflow_sim_sessions.js"
 import migration0023 from "./migrations/0023_knowledge_pdf.js"
 import migration0024 from "./migrations/0024_knowledge_vectors.js"
+import migration0025 from "./migrations/0025_knowledge_pgvector.js"
 import * as PgliteClient from "./PgliteClient.js"
 
 /** Every migration, in order; the migrator records which ran. */
@@ -63,7 +64,8 @@ export const migrations = {
   "0021_chain_runs": migration0021,
   "0022_workflow_sim_sessions": migration0022,
   "0023_knowledge_pdf": migration0023,
-  "0024_knowledge_vectors": migration0024
+  "0024_knowledge_vectors": migration0024,
+  "0025_knowledge_pgvector": migration0025
 } as const
 
 /** The id of the newest migration, which readiness expects to find applied. */

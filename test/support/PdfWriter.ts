@@ -1,18 +1,26 @@
 /**
  * A tiny PDF writer for the tests' fixtures (made for these tests, no third
  * party's file): pages of text lines in the standard fonts Helvetica and
- * Helvetica-Bold (WinAnsi, so ASCII text) and filled rectangles, with a
- * correct cross-reference table; optionally encrypted with the PDF standard
+ * Helvetica-Bold (WinAnsi, so ASCII text) and filled rectangles, or a page's
+ * content stream given deflated (`FlateDecode`), with a correct
+ * cross-reference table; optionally encrypted with the PDF standard
  * security handler (revision 2, 40-bit RC4, PDF 1.7 §7.6.3) under a user
  * password, so that a reader needs the password to open it. The output is
- * deterministic: the same pages give the same bytes.
+ * deterministic: the same pages give the same bytes. `repeatedDeflate` makes
+ * a zlib stream of gigabytes in a few KiB per 16 MiB, fast (a bomb).
  */
 import * as Crypto from "node:crypto"
+import * as Zlib from "node:zlib"
 
 /** What a page shows: text lines (baseline at `x`, `y` in points from the bottom left) and rectangles. */
 export type PdfMark =
   | { readonly text: string; readonly x: number; readonly y: number; readonly size: number; readonly bold?: boolean }
   | { readonly rectangle: readonly [x: number, y: number, width: number, height: number] }
+
+/** A page whose content stream is this zlib stream, written as is with `/Filter /FlateDecode`. */
+export interface PdfDeflatedPage {
+  readonly deflated: Uint8Array
+}
 
 export interface PdfOptions {
   /** Encrypt with this user password (owner password "owner"). */
@@ -62,8 +70,11 @@ const contentOf = (marks: ReadonlyArray<PdfMark>) =>
   ).join("\n")
 
 /** A PDF of these pages (each a list of marks), A4 portrait. */
-export const pdfDocument = (pages: ReadonlyArray<ReadonlyArray<PdfMark>>, options: PdfOptions = {}): Uint8Array => {
-  const fileId = md5(Buffer.from(JSON.stringify(pages)))
+export const pdfDocument = (
+  pages: ReadonlyArray<ReadonlyArray<PdfMark> | PdfDeflatedPage>,
+  options: PdfOptions = {}
+): Uint8Array => {
+  const fileId = md5(...pages.map((page) => "deflated" in page ? page.deflated : Buffer.from(JSON.stringify(page))))
   const permissions = -4
   let key: Buffer | undefined
   let encryptDictionary = ""
@@ -90,14 +101,14 @@ export const pdfDocument = (pages: ReadonlyArray<ReadonlyArray<PdfMark>>, option
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> ` +
         `/Contents ${contentId} 0 R >>`
     )
-    const plain = Buffer.from(contentOf(marks), "latin1")
+    const plain = "deflated" in marks ? Buffer.from(marks.deflated) : Buffer.from(contentOf(marks), "latin1")
     const data = key === undefined
       ? plain
       : rc4(
         md5(key, Buffer.from([contentId & 255, (contentId >> 8) & 255, contentId >> 16, 0, 0])).subarray(0, 10),
         plain
       )
-    add({ dictionary: `<< /Length ${data.length} >>`, data })
+    add({ dictionary: `<< /Length ${data.length}${"deflated" in marks ? " /Filter /FlateDecode" : ""} >>`, data })
   })
   if (key !== undefined) add(encryptDictionary)
   const chunks: Array<Buffer> = [Buffer.from("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n", "latin1")]
@@ -147,3 +158,46 @@ export const handbookPdf = (): Uint8Array =>
     ],
     paragraphLines(["Clause 7: the ocelot liability ends", "after one year."], 780)
   ])
+
+/** Adler-32 of `count` copies of bytes whose Adler-32 is `adler` and length `length` (zlib's `adler32_combine`, repeated). */
+const adlerRepeated = (adler: number, length: number, count: number) => {
+  const BASE = 65521
+  let a = 1
+  let b = 0
+  for (let i = 0; i < count; i++) {
+    b = (b + length % BASE * a + (adler >>> 16) + BASE - length % BASE) % BASE
+    a = (a + (adler & 0xffff) + BASE - 1) % BASE
+  }
+  return ((b << 16) | a) >>> 0
+}
+
+const adler32 = (bytes: Uint8Array) => {
+  let a = 1
+  let b = 0
+  for (const byte of bytes) {
+    a = (a + byte) % 65521
+    b = (b + a) % 65521
+  }
+  return ((b << 16) | a) >>> 0
+}
+
+/**
+ * A zlib stream of `unit` repeated to `size` bytes (a multiple of 16 MiB, or less): one 16 MiB block
+ * deflated once, without its end (a sync flush), then repeated; an empty final block and the checksum.
+ */
+export const repeatedDeflate = (unit: string, size: number): Uint8Array => {
+  const blockSize = Math.min(size, 16 * 1024 * 1024)
+  const block = Buffer.alloc(blockSize, unit, "latin1")
+  const body = Zlib.deflateRawSync(block, { level: 9, finishFlush: Zlib.constants.Z_SYNC_FLUSH })
+  const count = Math.ceil(size / blockSize)
+  const checksum = Buffer.alloc(4)
+  checksum.writeUInt32BE(adlerRepeated(adler32(block), blockSize, count))
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from([0x78, 0xda]),
+      ...Array.from({ length: count }, () => body),
+      Buffer.from([0x03, 0x00]),
+      checksum
+    ])
+  )
+}

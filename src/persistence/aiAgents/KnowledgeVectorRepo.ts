@@ -3,8 +3,12 @@
  * migration 0024) and what embedding them needs: the embeddings connection
  * of a document's workspace, the chunks still without a vector of that
  * connection's model, the documents waiting for vectors (for the indexer's
- * sweep), and a search scope's vectors of one model, read whole for an exact
- * cosine ranking (`VectorRanking.nearest`). A vector is stored only while
+ * sweep), and a search scope's chunks nearest a query's vector by exact
+ * cosine. Where the database has pgvector (the embedded PGlite; migration
+ * 0025, detected once, `PgVector.ts`) each vector is also stored as a
+ * `vector` and ranked there (`<=>`, an exact scan); elsewhere the scope's
+ * vectors of the model are read whole and ranked in Parley
+ * (`VectorRanking.nearest`). A vector is stored only while
  * the document is still `ready` at the generation its chunks were read at: a
  * document indexed again meanwhile has new chunks, and its vectors come with
  * them.
@@ -12,10 +16,12 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import type { AiAgentId, AiAgentKnowledgeId } from "../../domain/aiAgents/Ids.js"
+import { fromBytes, nearest, type QueryVector } from "../../domain/aiAgents/knowledge/VectorRanking.js"
 import { type WorkspaceId } from "../../domain/identity/Ids.js"
 import { LlmConnection } from "../../domain/settings/LlmConnection.js"
 import { transaction } from "../Transaction.js"
 import type { ChunkKey, SearchScope } from "./KnowledgeIndexRepo.js"
+import { hasPgvector, pgvectorText } from "./PgVector.js"
 
 /** A `ready` document with its workspace's embeddings connection (null: the workspace has none). */
 export interface EmbeddableDocument {
@@ -47,6 +53,17 @@ export class KnowledgeVectorRepo extends Effect.Service<KnowledgeVectorRepo>()(
     effect: Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const transactional = transaction(sql)
+      const pgvector = yield* Effect.cached(hasPgvector(sql))
+
+      /** The vectors of `model` of the scope's searchable chunks (enabled, `ready` documents). */
+      const vectors = (scope: SearchScope, model: string) =>
+        sql<StoredVector>`SELECT v.document_id, v.ordinal, v.embedding FROM ai_agent_knowledge_vectors v
+          JOIN ai_agent_knowledge d ON d.id = v.document_id AND d.enabled AND d.status = 'ready'
+          WHERE v.agent_id = ${scope.agentId} AND v.model = ${model}
+            ${scope.documentIds === null ? sql`` : sql`AND v.document_id IN ${sql.in(scope.documentIds)}`}`.pipe(
+          Effect.orDie,
+          Effect.withSpan("KnowledgeVectorRepo.vectors")
+        )
 
       return {
         /** The document if it is `ready`, with its workspace's embeddings connection. */
@@ -117,19 +134,47 @@ export class KnowledgeVectorRepo extends Effect.Service<KnowledgeVectorRepo>()(
               model,
               embedding: vector.embedding
             }))
-            yield* sql`INSERT INTO ai_agent_knowledge_vectors ${sql.insert(rows)}
-              ON CONFLICT (document_id, ordinal) DO UPDATE SET model = excluded.model, embedding = excluded.embedding`
+            if (yield* pgvector) {
+              const withVector = rows.map((row) => ({
+                ...row,
+                embeddingVector: pgvectorText(fromBytes(row.embedding))
+              }))
+              yield* sql`INSERT INTO ai_agent_knowledge_vectors ${sql.insert(withVector)}
+                ON CONFLICT (document_id, ordinal) DO UPDATE SET model = excluded.model,
+                  embedding = excluded.embedding, embedding_vector = excluded.embedding_vector`
+            } else {
+              yield* sql`INSERT INTO ai_agent_knowledge_vectors ${sql.insert(rows)}
+                ON CONFLICT (document_id, ordinal) DO UPDATE SET model = excluded.model, embedding = excluded.embedding`
+            }
             return true
           }).pipe(transactional, Effect.withSpan("KnowledgeVectorRepo.store")),
-        /** The vectors of `model` of the scope's searchable chunks (enabled, `ready` documents). */
-        vectors: (scope: SearchScope, model: string) =>
-          sql<StoredVector>`SELECT v.document_id, v.ordinal, v.embedding FROM ai_agent_knowledge_vectors v
-            JOIN ai_agent_knowledge d ON d.id = v.document_id AND d.enabled AND d.status = 'ready'
-            WHERE v.agent_id = ${scope.agentId} AND v.model = ${model}
-              ${scope.documentIds === null ? sql`` : sql`AND v.document_id IN ${sql.in(scope.documentIds)}`}`.pipe(
-            Effect.orDie,
-            Effect.withSpan("KnowledgeVectorRepo.vectors")
-          )
+        vectors,
+        /**
+         * The `limit` searchable chunks of the scope nearest the query by cosine, best first (only
+         * vectors of its model and length): ranked by pgvector where the database has it, else here.
+         */
+        nearest: (scope: SearchScope, query: QueryVector, limit: number) =>
+          Effect.gen(function*() {
+            if (yield* pgvector) {
+              return yield* sql<ChunkKey>`SELECT v.document_id, v.ordinal FROM ai_agent_knowledge_vectors v
+                JOIN ai_agent_knowledge d ON d.id = v.document_id AND d.enabled AND d.status = 'ready'
+                WHERE v.agent_id = ${scope.agentId} AND v.model = ${query.model}
+                  AND vector_dims(v.embedding_vector) = ${query.embedding.length}
+                  ${scope.documentIds === null ? sql`` : sql`AND v.document_id IN ${sql.in(scope.documentIds)}`}
+                ORDER BY v.embedding_vector <=> ${pgvectorText(query.embedding)}::vector, v.document_id, v.ordinal
+                LIMIT ${limit}`.pipe(Effect.orDie)
+            }
+            const stored = yield* vectors(scope, query.model)
+            yield* Effect.annotateCurrentSpan({ vectors: stored.length })
+            return nearest(
+              query.embedding,
+              stored.map((row): { key: ChunkKey; vector: Float32Array } => ({
+                key: { documentId: row.documentId, ordinal: row.ordinal },
+                vector: fromBytes(row.embedding)
+              })),
+              limit
+            ).map(({ item }) => item.key)
+          }).pipe(Effect.withSpan("KnowledgeVectorRepo.nearest"))
       } as const
     })
   }

@@ -13,7 +13,8 @@
  *
  * With the query's embedding (an embeddings provider is configured:
  * `KnowledgeEmbeddings.queryVector`), the chunks nearest it by cosine
- * (`VectorRanking.nearest`, the best `VECTOR_CANDIDATES`) are fused with the
+ * (`KnowledgeVectorRepo.nearest`: pgvector where the database has it, else
+ * `VectorRanking.nearest`; the best `VECTOR_CANDIDATES`) are fused with the
  * lexical ranking by reciprocal rank fusion (`fuseHybrid`, k = 60), and the
  * scores are the fusion's. `forTool` may then have the agent's model order
  * the best passages (`rerank`).
@@ -24,13 +25,7 @@ import { isExact, planQuery, scoreChunk } from "../../domain/aiAgents/knowledge/
 import type { KnowledgeCitation } from "../../domain/aiAgents/knowledge/KnowledgeCitation.js"
 import { fuseLexical, LEXICAL_DEFAULTS, type LexicalRanking } from "../../domain/aiAgents/knowledge/LexicalRanking.js"
 import { RERANKED_PASSAGES } from "../../domain/aiAgents/knowledge/Rerank.js"
-import {
-  fromBytes,
-  fuseHybrid,
-  nearest,
-  type QueryVector,
-  VECTOR_CANDIDATES
-} from "../../domain/aiAgents/knowledge/VectorRanking.js"
+import { fuseHybrid, type QueryVector, VECTOR_CANDIDATES } from "../../domain/aiAgents/knowledge/VectorRanking.js"
 import type { KnowledgeSearchSettings } from "../../domain/aiAgents/ToolConfig.js"
 import type { JsonValue } from "../../domain/Json.js"
 import { storable } from "../../domain/StorableText.js"
@@ -155,13 +150,7 @@ export class KnowledgeSearch extends Effect.Service<KnowledgeSearch>()("parley/s
       lexical: ReadonlyArray<{ readonly key: Passage; readonly score: number }>
     ) =>
       Effect.gen(function*() {
-        const stored = yield* vectors.vectors(scope, vector.model)
-        const near = nearest(
-          vector.embedding,
-          stored.map((row) => ({ key: row as ChunkKey, vector: fromBytes(row.embedding) })),
-          VECTOR_CANDIDATES
-        ).map(({ item }) => item.key)
-        yield* Effect.annotateCurrentSpan({ vectors: stored.length })
+        const near = yield* vectors.nearest(scope, vector, VECTOR_CANDIDATES)
         const passages = new Map(lexical.map((hit) => [keyOf(hit.key), hit.key]))
         const missing = near.filter((key) => !passages.has(keyOf(key)))
         if (missing.length > 0) {

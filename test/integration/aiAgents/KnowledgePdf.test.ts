@@ -4,12 +4,13 @@
  * extracted on the server (headings, paragraphs, a hyphenated word joined),
  * its text shown by the detail, cited by `knowledge_search` in a playground
  * turn, and extracted again from a new `file`; files that cannot be read
- * (garbage, truncated, password-protected, no text layer) end `failed` with
- * their reason while the node goes on serving; misplaced or oversized files
+ * (garbage, truncated, password-protected, no text layer, a decompression
+ * bomb) end `failed` with their reason while the node goes on serving; misplaced or oversized files
  * are 400s. A German document is found by an inflected German query only once
  * its `language` is `german`. Then the same through the bundle
  * (`.build/main.js`) on the embedded database (PGlite): pdf.js outside the
- * bundle, and the German configuration there.
+ * bundle, read in its thread (`pdfWorker.mjs` copied beside the bundle), and
+ * the German configuration there.
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
@@ -21,7 +22,7 @@ import { signUpAt } from "../../support/Conversations.js"
 import { exchange, HttpClientRequest, postRaw } from "../../support/Http.js"
 import { clientOf } from "../../support/Members.js"
 import { startParley, withEmbeddedParley } from "../../support/ParleyProcess.js"
-import { handbookPdf, paragraphLines, pdfDocument } from "../../support/PdfWriter.js"
+import { handbookPdf, paragraphLines, pdfDocument, repeatedDeflate } from "../../support/PdfWriter.js"
 import { testServer } from "../../support/TestServer.js"
 import { agentRow } from "./AgentRows.js"
 
@@ -143,7 +144,9 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })(
           garbage: Uint8Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 251),
           truncated: whole.slice(0, Math.floor(whole.length / 2)),
           locked: pdfDocument([paragraphLines(["Secret terms."], 780)], { userPassword: "secret" }),
-          scanned: pdfDocument([[{ rectangle: [72, 400, 300, 300] }]])
+          scanned: pdfDocument([[{ rectangle: [72, 400, 300, 300] }]]),
+          // 1 GiB of zeros in 1 MiB.
+          bomb: pdfDocument([{ deflated: repeatedDeflate("\0", 1024 * 1024 * 1024) }])
         }
         const created = yield* Effect.forEach(
           Object.entries(files),
@@ -166,9 +169,10 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })(
             "The PDF has no text layer (a scanned PDF without text?): OCR is not supported",
             0,
             null
-          ]
+          ],
+          ["bomb", "failed", "The PDF expands to more than 256 MiB when decompressed", 0, null]
         ])
-        expect((yield* client.aiAgentKnowledge.list({ path, urlParams: { status: "failed" } })).total).toBe(4)
+        expect((yield* client.aiAgentKnowledge.list({ path, urlParams: { status: "failed" } })).total).toBe(5)
         const health = yield* exchange(HttpClientRequest.get("/health/ready"))
         expect(health.status).toBe(200)
       }))
