@@ -8,12 +8,22 @@ import { Schema } from "effect"
 export const Revision = Schema.Number.pipe(Schema.int(), Schema.positive(), Schema.brand("Revision"))
 export type Revision = typeof Revision.Type
 
-/** Headers of a draft write: an optional `If-Match` with the revision the client last read. */
+/**
+ * A revision as `If-Match` carries it: bare (`5`) or as the entity tag
+ * RFC 9110 writes (`"5"`, weak `W/"5"`), which standard clients send.
+ */
+const RevisionTag = Schema.transform(
+  Schema.String.pipe(Schema.pattern(/^(?:W\/)?(?:"\d{1,15}"|\d{1,15})$/)),
+  Schema.NumberFromString,
+  { strict: true, decode: (tag) => tag.replace(/^(?:W\/)?"?|"$/g, ""), encode: (digits) => digits }
+)
+
+/** Headers of a draft write: an optional `If-Match` with the revision the client last read (`5` or `"5"`). */
 export const IfMatchHeaders = Schema.Struct({
   "if-match": Schema.optional(
-    Schema.NumberFromString.pipe(
+    RevisionTag.pipe(
       Schema.compose(Revision),
-      Schema.annotations({ description: "The revision this write is based on; a stale one is a 409" })
+      Schema.annotations({ description: "The revision this write is based on (`5` or `\"5\"`); a stale one is a 409" })
     )
   )
 })
