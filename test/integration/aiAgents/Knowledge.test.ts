@@ -13,7 +13,6 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
-import type { AiAgentKnowledgeId } from "../../../src/domain/aiAgents/Ids.js"
 import { AiAgentKnowledgeCreate } from "../../../src/domain/aiAgents/Knowledge.js"
 import { AiAgentToolCreate } from "../../../src/domain/aiAgents/Tool.js"
 import { signUp } from "../../support/Accounts.js"
@@ -21,6 +20,7 @@ import { exchange, HttpClientRequest, postRaw } from "../../support/Http.js"
 import { clientOf, join } from "../../support/Members.js"
 import { testServer } from "../../support/TestServer.js"
 import { agentRow, revisionOf } from "./AgentRows.js"
+import { knowledgeDocuments } from "./KnowledgeDocuments.js"
 
 const noHeaders = { headers: {} } as const
 const document = (body: Record<string, unknown>) => Schema.decodeUnknownSync(AiAgentKnowledgeCreate)(body)
@@ -65,18 +65,7 @@ layer(testServer({ PARLEY_TOOL_ALLOWED_HOSTS: "127.0.0.1/32" }), { excludeTestSe
         const owner = yield* signUp()
         const client = yield* clientOf(owner)
         const agent = yield* agentRow(owner.workspaceId)
-        const path = { slug: agent.slug }
-        const create = (body: Record<string, unknown>) =>
-          client.aiAgentKnowledge.create({ path, payload: document(body), ...noHeaders })
-        const settled = (id: AiAgentKnowledgeId) =>
-          Effect.gen(function*() {
-            for (let attempt = 0; attempt < 200; attempt++) {
-              const found = yield* client.aiAgentKnowledge.get({ path: { ...path, knowledge_id: id } })
-              if (found.status === "ready" || found.status === "failed") return found
-              yield* Effect.sleep("50 millis")
-            }
-            return yield* Effect.die(`document ${id} was never indexed`)
-          })
+        const { create, path, settled } = knowledgeDocuments(client, agent.slug)
 
         const markdown = yield* create({ kind: "markdown", title: "Handbook", content: handbook })
         expect(markdown).toMatchObject({ status: "pending", chunkCount: 0, indexedAt: null, url: null })

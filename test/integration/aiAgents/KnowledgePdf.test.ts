@@ -14,8 +14,7 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import type { AiAgentKnowledgeId } from "../../../src/domain/aiAgents/Ids.js"
-import { AiAgentKnowledgeCreate, MAX_KNOWLEDGE_PDF_BYTES } from "../../../src/domain/aiAgents/Knowledge.js"
+import { MAX_KNOWLEDGE_PDF_BYTES } from "../../../src/domain/aiAgents/Knowledge.js"
 import { AiAgentToolCreate } from "../../../src/domain/aiAgents/Tool.js"
 import { signUp, type TestAccount } from "../../support/Accounts.js"
 import { signUpAt } from "../../support/Conversations.js"
@@ -25,9 +24,9 @@ import { startParley, withEmbeddedParley } from "../../support/ParleyProcess.js"
 import { handbookPdf, paragraphLines, pdfDocument, repeatedDeflate } from "../../support/PdfWriter.js"
 import { testServer } from "../../support/TestServer.js"
 import { agentRow } from "./AgentRows.js"
+import { knowledgeDocuments } from "./KnowledgeDocuments.js"
 
 const noHeaders = { headers: {} } as const
-const document = (body: Record<string, unknown>) => Schema.decodeUnknownSync(AiAgentKnowledgeCreate)(body)
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64")
 
 const handbookText = [
@@ -46,18 +45,7 @@ const knowledgeOf = (owner: TestAccount) =>
   Effect.gen(function*() {
     const client = yield* clientOf(owner)
     const agent = yield* agentRow(owner.workspaceId)
-    const path = { slug: agent.slug }
-    const create = (body: Record<string, unknown>) =>
-      client.aiAgentKnowledge.create({ path, payload: document(body), ...noHeaders })
-    const settled = (id: AiAgentKnowledgeId) =>
-      Effect.gen(function*() {
-        for (let attempt = 0; attempt < 400; attempt++) {
-          const found = yield* client.aiAgentKnowledge.get({ path: { ...path, knowledge_id: id } })
-          if (found.status === "ready" || found.status === "failed") return found
-          yield* Effect.sleep("50 millis")
-        }
-        return yield* Effect.die(`document ${id} was never indexed`)
-      })
+    const { create, path, settled } = knowledgeDocuments(client, agent.slug)
     yield* client.aiAgentTools.create({
       path,
       payload: Schema.decodeUnknownSync(AiAgentToolCreate)({

@@ -8,17 +8,15 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import type { AiAgentKnowledgeId } from "../../../src/domain/aiAgents/Ids.js"
-import { AiAgentKnowledgeCreate } from "../../../src/domain/aiAgents/Knowledge.js"
 import type { KnowledgeCitation } from "../../../src/domain/aiAgents/knowledge/KnowledgeCitation.js"
 import { AiAgentToolCreate, AiAgentToolPatch } from "../../../src/domain/aiAgents/Tool.js"
 import { signUp } from "../../support/Accounts.js"
 import { clientOf } from "../../support/Members.js"
 import { testServer } from "../../support/TestServer.js"
 import { agentRow } from "./AgentRows.js"
+import { knowledgeDocuments } from "./KnowledgeDocuments.js"
 
 const noHeaders = { headers: {} } as const
-const document = (body: Record<string, unknown>) => Schema.decodeUnknownSync(AiAgentKnowledgeCreate)(body)
 
 const handbook = `# Refunds
 
@@ -40,18 +38,7 @@ layer(testServer(), { excludeTestServices: true, timeout: 60_000 })("the knowled
       const owner = yield* signUp()
       const client = yield* clientOf(owner)
       const agent = yield* agentRow(owner.workspaceId)
-      const path = { slug: agent.slug }
-      const create = (body: Record<string, unknown>) =>
-        client.aiAgentKnowledge.create({ path, payload: document(body), ...noHeaders })
-      const settled = (id: AiAgentKnowledgeId) =>
-        Effect.gen(function*() {
-          for (let attempt = 0; attempt < 200; attempt++) {
-            const found = yield* client.aiAgentKnowledge.get({ path: { ...path, knowledge_id: id } })
-            if (found.status === "ready" || found.status === "failed") return found
-            yield* Effect.sleep("50 millis")
-          }
-          return yield* Effect.die(`document ${id} was never indexed`)
-        })
+      const { create, path, settled } = knowledgeDocuments(client, agent.slug)
       const markdown = yield* create({ kind: "markdown", title: "Handbook", content: handbook })
       const text = yield* create({ kind: "text", title: "Notes", content: notes })
       expect((yield* settled(markdown.id)).status).toBe("ready")
