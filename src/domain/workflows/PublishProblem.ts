@@ -14,6 +14,7 @@ export const ProblemCode = Schema.Literal(
   "unknown-handle",
   "missing-branch",
   "join-without-branches",
+  "parallel-joins-apart",
   "loop-without-body",
   // reachability
   "unreachable-node",

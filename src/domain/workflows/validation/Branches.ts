@@ -17,10 +17,13 @@
  * leads straight back to it) repeats nothing. A body may end without coming
  * back (the iteration ends with its path). A join with fewer than two ways
  * in (`join-without-branches`) is a warning: the engine passes the run
- * through it, harmless but surely not meant.
+ * through it, harmless but surely not meant. The branches of a parallel
+ * meeting at different joins (`parallel-joins-apart`, `ParallelJoins.ts`)
+ * is an error: the engine cannot run it.
  */
 import type { PublishProblem } from "../PublishProblem.js"
 import type { WorkflowNode } from "../WorkflowNode.js"
+import { parallelJoinProblems } from "./ParallelJoins.js"
 import { error, quoted, warning } from "./Problems.js"
 import type { Topology } from "./Topology.js"
 
@@ -117,10 +120,12 @@ const loopProblems = (topology: Topology, node: WorkflowNode): ReadonlyArray<Pub
   ]
 }
 
-/** Missing branches, joins without branches and loops without a body, node by node. */
-export const branchesProblems = (topology: Topology): ReadonlyArray<PublishProblem> =>
-  topology.nodes.flatMap((node) => [
+/** Missing branches, joins without branches, parallels whose branches meet apart, loops without a body. */
+export const branchesProblems = (topology: Topology): ReadonlyArray<PublishProblem> => [
+  ...topology.nodes.flatMap((node) => [
     ...branchProblems(topology, node),
     ...joinProblems(topology, node),
     ...loopProblems(topology, node)
-  ])
+  ]),
+  ...parallelJoinProblems(topology)
+]

@@ -262,6 +262,35 @@ describe("parallel and join", () => {
       })
     }))
 
+  it.effect("a parallel nested in a branch meets at its own join; the outer branch goes on to the outer join", () =>
+    Effect.gen(function*() {
+      const nested = graph([
+        trigger(),
+        node("outer", "parallel"),
+        node("inner", "parallel"),
+        say("x", "x"),
+        say("y", "y"),
+        node("innerJoin", "join"),
+        say("b", "b"),
+        node("outerJoin", "join"),
+        say("end", "end")
+      ], [
+        edge("start", "outer"),
+        edge("outer", "inner"),
+        edge("inner", "x"),
+        edge("inner", "y"),
+        edge("x", "innerJoin"),
+        edge("y", "innerJoin"),
+        edge("innerJoin", "outerJoin"),
+        edge("outer", "b"),
+        edge("b", "outerJoin"),
+        edge("outerJoin", "end")
+      ])
+      const { hooks } = recordingHooks()
+      // The validator's `parallel-joins-apart` reads this graph the same way (validation/Branches.test.ts).
+      expect(texts((yield* runWorkflow(nested, {}, hooks)).outputs)).toEqual(["x", "y", "b", "end"])
+    }))
+
   it.effect("branches without a join end the run when all have ended", () =>
     Effect.gen(function*() {
       const ends = graph([trigger(), node("fan", "parallel"), say("x", "x"), say("y", "y")], [

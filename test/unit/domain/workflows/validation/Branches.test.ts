@@ -82,6 +82,74 @@ describe("joins and loops", () => {
     expect(problems).toEqual([])
   })
 
+  it("branches of a parallel that meet at different joins are an error (the engine cannot run them)", () => {
+    const problems = validate(
+      [
+        trigger(),
+        node("p", "parallel"),
+        transform("a", "1"),
+        transform("b", "2"),
+        node("j1", "join"),
+        node("j2", "join"),
+        output()
+      ],
+      [...chain("start", "p", "a", "j1", "end"), ...chain("p", "b", "j2", "end")]
+    )
+    expect(ofCode(problems, "parallel-joins-apart")).toMatchObject([
+      { severity: "error", nodeId: "p", message: expect.stringContaining("(j1, j2)") }
+    ])
+  })
+
+  it("a branch that may reach either of two joins is an error; one that may end without a join is fine", () => {
+    const nodes = [
+      trigger(),
+      node("p", "parallel"),
+      condition("c", "true"),
+      transform("b", "2"),
+      node("j1", "join"),
+      node("j2", "join"),
+      output()
+    ]
+    const apart = validate(nodes, [
+      ...chain("start", "p", "c"),
+      edge("c", "j1", "true"),
+      edge("c", "j2", "false"),
+      ...chain("p", "b", "j1", "end"),
+      edge("j2", "end")
+    ])
+    expect(ofCode(apart, "parallel-joins-apart")).toMatchObject([{ nodeId: "p" }])
+    const ending = validate([...nodes.filter((n) => n.id !== "j2"), output("stop")], [
+      ...chain("start", "p", "c"),
+      edge("c", "j1", "true"),
+      edge("c", "stop", "false"),
+      ...chain("p", "b", "j1", "end")
+    ])
+    expect(ofCode(ending, "parallel-joins-apart")).toEqual([])
+  })
+
+  it("a parallel nested in a branch meets at its own join, and the outer branch goes on to the outer join", () => {
+    const problems = validate(
+      [
+        trigger(),
+        node("outer", "parallel"),
+        node("inner", "parallel"),
+        transform("x", "1"),
+        transform("y", "2"),
+        node("innerJoin", "join"),
+        transform("b", "3"),
+        node("outerJoin", "join"),
+        output()
+      ],
+      [
+        ...chain("start", "outer", "inner", "x", "innerJoin", "outerJoin", "end"),
+        ...chain("inner", "y", "innerJoin"),
+        ...chain("outer", "b", "outerJoin")
+      ]
+    )
+    expect(ofCode(problems, "parallel-joins-apart")).toEqual([])
+    expect(problems.filter((problem) => problem.severity === "error")).toEqual([])
+  })
+
   it("a loop without a body is an error", () => {
     const problems = validate([trigger(), node("l", "loop", { over: "[1]" }), output()], [
       edge("start", "l"),
