@@ -186,7 +186,7 @@ layer(testServer(), { excludeTestServices: true })("flows", (it) => {
       const disagree = yield* failureOf(replace(owner, agentId, { ...graph, revision: 4 }, 3))
       expect(disagree).toMatchObject({ _tag: "ValidationFailed", fields: ["revision"] })
       // Raw: an If-Match the typed client refuses to send; the exact status of the decode error.
-      const notANumber = yield* put(owner, agentId, graph, { "if-match": "\"4\"" })
+      const notANumber = yield* put(owner, agentId, graph, { "if-match": "\"four\"" })
       expect(notANumber.status).toBe(400)
       expect((yield* readFlow(owner, agentId)).revision).toBe(4)
 
@@ -198,6 +198,11 @@ layer(testServer(), { excludeTestServices: true })("flows", (it) => {
       })
       const afterIntent = yield* failureOf(replace(owner, agentId, graph, 4))
       expect(afterIntent).toMatchObject({ _tag: "RevisionConflict", expected: 4, actual: 5 })
+
+      // Raw: the entity-tag form standard clients send is the same revision.
+      expect((yield* put(owner, agentId, graph, { "if-match": "\"4\"" })).status).toBe(409)
+      expect((yield* put(owner, agentId, graph, { "if-match": "W/\"5\"" })).status).toBe(200)
+      expect((yield* readFlow(owner, agentId)).revision).toBe(6)
     }))
 
   it.effect("of writers from the same revision, exactly one wins; the others get a 409", () =>
