@@ -1,6 +1,7 @@
 /**
  * The workspace's LLM settings for AI agents: a primary connection, a
- * fallback and an embeddings provider, each naming its API key by vault secret (never holding one).
+ * fallback and an embeddings provider, each naming its API key by vault
+ * secret (never holding one).
  * A change is checked across fields and against the vault, records the
  * secrets it names, and is audited, in one transaction; concurrent changes
  * apply one after the other.
