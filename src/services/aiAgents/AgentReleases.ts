@@ -14,8 +14,9 @@
  * the transaction: model calls do not hold the agent's row. With
  * `mustNotRegress` and a live version, the same suite runs against the live
  * version in the same publish, and that run's score is "the live version's
- * score" (and becomes its `evalScore`), so both scores come from the same cases, model and judge. A candidate under
- * `minimumScore` or under the live score is refused (422
+ * score" (and becomes its `evalScore`), so both scores come from the same
+ * cases, model and judge. A candidate under `minimumScore` or under the live
+ * score is refused (422
  * `AiAgentPublishRefused`, with the failing cases); its run stays stored
  * against the draft revision. Otherwise the transaction checks that the draft
  * has not moved since (else `RevisionConflict`), publishes, and moves the run
