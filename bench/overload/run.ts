@@ -14,17 +14,19 @@
  * 3. 60 s of rest after it.
  *
  * The node's RSS is sampled every second from /proc; before the load and after
- * the rest, a probe loaded into the node (`MemoryProbe.ts`) runs a full GC and
+ * the rest, a probe loaded into the node (`MemoryProbe.mjs`) runs a full GC and
  * prints the heap, which tells held memory from garbage not yet collected.
  *
  *   npm run bench:overload
  *
  * OVERLOAD_NODE_FLAGS adds Node flags to every node of the run (to try the
  * collector's sizes, say); OVERLOAD_SKIP_EFFECT_SCHEDULER=1 leaves out the
- * third node. Shorter runs for development: OVERLOAD_SECONDS, REST_SECONDS and
- * SWEEP_SECONDS override the durations. PARLEY_MAX_TURNS_IN_FLIGHT and
- * PARLEY_MAX_REQUESTS_IN_FLIGHT, when set, replace the defaults on the nodes
- * with admission control (to size the bounds for a machine).
+ * third node, and OVERLOAD_PEAK=<turns/s> the baseline node (the peak an
+ * earlier run found is given instead of measured). Shorter runs for
+ * development: OVERLOAD_SECONDS, REST_SECONDS and SWEEP_SECONDS override the
+ * durations. PARLEY_MAX_TURNS_IN_FLIGHT, PARLEY_MAX_REQUESTS_IN_FLIGHT and
+ * PARLEY_SCHEDULER_SLICE, when set, replace the defaults on the nodes with
+ * admission control (to size them for a machine).
  */
 import { Effect } from "effect"
 import * as Fs from "node:fs"
@@ -35,7 +37,6 @@ import { emptyDatabase } from "../../test/support/TestDatabase.js"
 import { benchNodeEnv, loadAverage, parleyTarget, verdict } from "../support/Parley.js"
 import { runBench } from "../support/Run.js"
 import { load, percentile, type Target } from "../turns/Load.js"
-import { MEMORY_LINE } from "./MemoryProbe.js"
 import { openLoop, type Sample } from "./OpenLoop.js"
 
 const seconds = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
@@ -52,16 +53,18 @@ const REST_SECONDS = seconds("REST_SECONDS", 60)
 const CLIENT_TIMEOUT_MS = 10_000
 const OFFERED = 2
 
-const probe = fileURLToPath(new URL("./MemoryProbe.ts", import.meta.url))
+const probe = fileURLToPath(new URL("./MemoryProbe.mjs", import.meta.url))
+/** The prefix of the line `MemoryProbe.mjs` prints. */
+const MEMORY_LINE = "overload-bench-memory "
 const NODE_ENV = {
   ...benchNodeEnv(),
   // OVERLOAD_NODE_FLAGS: more Node flags for every node of the run (e.g. the collector's sizes), to try them.
-  NODE_OPTIONS: `--expose-gc --import tsx --import ${probe} ${process.env.OVERLOAD_NODE_FLAGS ?? ""}`.trim()
+  NODE_OPTIONS: `--expose-gc --import ${probe} ${process.env.OVERLOAD_NODE_FLAGS ?? ""}`.trim()
 }
 
 /** Bounds to try instead of the defaults (for sizing them), from the benchmark's own environment. */
 const BOUNDS = Object.fromEntries(
-  ["PARLEY_MAX_TURNS_IN_FLIGHT", "PARLEY_MAX_REQUESTS_IN_FLIGHT"].flatMap((name) => {
+  ["PARLEY_MAX_TURNS_IN_FLIGHT", "PARLEY_MAX_REQUESTS_IN_FLIGHT", "PARLEY_SCHEDULER_SLICE"].flatMap((name) => {
     const value = process.env[name]
     return value === undefined ? [] : [[name, value]]
   })
@@ -403,7 +406,7 @@ const main = Effect.gen(function*() {
       `load average ${loadAverage()}`
   )
   console.log(
-    `  one node from the sources (tsx), PARLEY_LOG_LEVEL=Warning, an echo Assistant, ${SESSIONS} sessions; ` +
+    `  one node (the bundle, as npm start runs it), PARLEY_LOG_LEVEL=Warning, an echo Assistant, ${SESSIONS} sessions; ` +
       `the baseline node has PARLEY_MAX_TURNS_IN_FLIGHT=0 and PARLEY_MAX_REQUESTS_IN_FLIGHT=0 (no bounds), ` +
       `the second the defaults, the third the defaults on Effect's own scheduler (PARLEY_SCHEDULER_SLICE=0)` +
       (Object.keys(BOUNDS).length === 0
@@ -411,16 +414,18 @@ const main = Effect.gen(function*() {
         : `; instead of the defaults: ${Object.entries(BOUNDS).map(([name, value]) => `${name}=${value}`).join(" ")}`) +
       "\n"
   )
-  const baseline = yield* phase(CONFIGS[0], undefined)
-  const admitted = yield* phase(CONFIGS[1], baseline.offered)
+  // OVERLOAD_PEAK (turns/s, a peak an earlier run found) leaves out the baseline node (a shorter run).
+  const givenPeak = process.env.OVERLOAD_PEAK === undefined ? undefined : Number(process.env.OVERLOAD_PEAK)
+  const baseline = givenPeak === undefined ? yield* phase(CONFIGS[0], undefined) : undefined
+  const offered = baseline?.offered ?? OFFERED * givenPeak!
+  const admitted = yield* phase(CONFIGS[1], offered)
   // OVERLOAD_SKIP_EFFECT_SCHEDULER=1 leaves out the third node (a shorter run).
   const effectScheduler = process.env.OVERLOAD_SKIP_EFFECT_SCHEDULER === "1"
     ? undefined
-    : yield* phase(CONFIGS[2], baseline.offered)
-  const offered = baseline.offered
+    : yield* phase(CONFIGS[2], offered)
   const peak = offered / OFFERED
 
-  report(baseline.phase, peak, offered)
+  if (baseline !== undefined) report(baseline.phase, peak, offered)
   const result = report(admitted.phase, peak, offered)
   if (effectScheduler !== undefined) report(effectScheduler.phase, peak, offered)
 
