@@ -13,6 +13,11 @@
  *    turn with its own key and a 10 s client time-out;
  * 3. 60 s of rest after it.
  *
+ * A node with a turns bound is also run closed loop at that bound (nothing is
+ * refused) just before its overload and after its rest: its own rate in the
+ * same minutes, printed beside the baseline's peak, since the shared machines
+ * here drift by a third within an hour.
+ *
  * The node's RSS is sampled every second from /proc; before the load and after
  * the rest, a probe loaded into the node (`MemoryProbe.mjs`) runs a full GC and
  * prints the heap, which tells held memory from garbage not yet collected.
@@ -140,9 +145,33 @@ const sweep = (target: Target) =>
       }))
   )
 
+/** The node's turns bound, from its metrics (0: none). */
+const turnsLimitOf = (text: string): number => {
+  const line = text.split("\n").find((l) => l.startsWith("parley_admission_limit{") && l.includes(`gate="turns"`))
+  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(" ") + 1))
+}
+
+/**
+ * The node's own rate at its turns bound: closed loop with as many connections
+ * as the bound (so the gate refuses nothing), measured on the node under test
+ * within a minute of its overload. The machines here are shared and their
+ * speed drifts by a third within an hour, so the baseline's sweep, minutes
+ * earlier on another node, is not the only yardstick the goodput is read
+ * against.
+ */
+const ownRate = (target: Target, connections: number) =>
+  Effect.map(Effect.promise(() => load(target, connections, SWEEP_SECONDS)), (result): SweepPoint => ({
+    connections,
+    turnsPerSecond: result.ok / result.seconds,
+    p99: percentile(result.latencies, 99),
+    refused: result.failed
+  }))
+
 interface Phase {
   readonly label: string
   readonly sweep: ReadonlyArray<SweepPoint>
+  /** A node with a turns bound: its own closed-loop rate at that bound, just before the overload and after the rest. */
+  readonly own: { readonly connections: number; readonly before: SweepPoint; readonly after: SweepPoint } | undefined
   readonly samples: ReadonlyArray<Sample>
   /** How late the load's own event loop ran (p99, ms): part of every latency it measured. */
   readonly clientLoopDelayP99: number
@@ -269,6 +298,8 @@ const phase = (config: (typeof CONFIGS)[number], rate: number | undefined) =>
         `(load average ${loadAverage()})`
     )
 
+    const bound = rate === undefined ? 0 : turnsLimitOf(yield* scrape(node))
+    const ownBefore = bound > 0 ? yield* ownRate(target, bound) : undefined
     yield* sleep(SETTLE_SECONDS)
     const before = yield* sampled(node, sleep(5))
     const rssBefore = percentile(before.samples.map((s) => s.rss), 50)
@@ -288,10 +319,14 @@ const phase = (config: (typeof CONFIGS)[number], rate: number | undefined) =>
     const rest = yield* sampled(node, sleep(REST_SECONDS))
     const rssAfter = rest.samples[rest.samples.length - 1]!.rss
     const collectedAfter = yield* collectedMemory(node)
+    const own = ownBefore === undefined
+      ? undefined
+      : { connections: bound, before: ownBefore, after: yield* ownRate(target, bound) }
     return {
       phase: {
         label: config.label,
         sweep: points,
+        own,
         samples: overload.result.samples,
         clientLoopDelayP99: overload.result.clientLoopDelayP99Millis,
         cpuShare: { node: cpu.node / OVERLOAD_SECONDS, load: cpu.load / OVERLOAD_SECONDS },
@@ -354,6 +389,15 @@ const report = (phase: Phase, peak: number, offered: number) => {
       (otherStatuses.length > 0 ? ` (${otherStatuses.join(", ")})` : "")
   )
   console.log(`  goodput ${goodput.toFixed(0)} turns/s = ${pct(goodput / peak)} of the peak (${peak.toFixed(0)}/s)`)
+  if (phase.own !== undefined) {
+    const { after, before, connections } = phase.own
+    const mean = (before.turnsPerSecond + after.turnsPerSecond) / 2
+    console.log(
+      `  the node's own rate at its turns bound (closed loop, ${connections} connections, ${SWEEP_SECONDS} s): ` +
+        `${before.turnsPerSecond.toFixed(0)}/s just before the overload, ${after.turnsPerSecond.toFixed(0)}/s after ` +
+        `the rest (${before.refused + after.refused} refused); goodput = ${pct(goodput / mean)} of their mean`
+    )
+  }
   console.log(`  goodput by 10 s: ${timeline(phase.samples)}`)
   console.log(
     `  latency p50/p99: admitted (200) ${ms(percentile(ok.map((s) => s.millis), 50))} / ` +
