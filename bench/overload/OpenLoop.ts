@@ -22,6 +22,12 @@ export interface Sample {
   /** The error's `_tag` when the body had one (`Overloaded`, `NotReady`, ...). */
   readonly tag: string | undefined
   readonly timedOut: boolean
+  /**
+   * Sent on a connection opened for it (none of the client's was free) rather
+   * than on a kept-alive one: a busy node accepts one new connection per turn
+   * of its event loop (`accepts.mjs`), so these wait longer.
+   */
+  readonly fresh: boolean
   /** From when it was due to its answer (or to the time-out), in ms. */
   readonly millis: number
 }
@@ -80,11 +86,12 @@ export const openLoop = (target: Target, options: OpenLoopOptions): Promise<Open
       const session = target.sessions[n % target.sessions.length]!
       const body = JSON.stringify({ text: `hello ${n}` })
       let finished = false
+      let fresh = false
       const finish = (status: number, tag: string | undefined, timedOut: boolean) => {
         if (finished) return
         finished = true
         clearTimeout(timer)
-        samples.push({ due, status, tag, timedOut, millis: performance.now() - start - due })
+        samples.push({ due, status, tag, timedOut, fresh, millis: performance.now() - start - due })
         done()
       }
       const request = Http.request({
@@ -112,6 +119,9 @@ export const openLoop = (target: Target, options: OpenLoopOptions): Promise<Open
         request.destroy()
       }, Math.max(1, options.timeoutMs - (performance.now() - start - due)))
       request.on("error", () => finish(0, undefined, false))
+      request.once("socket", (socket) => {
+        fresh = socket.connecting
+      })
       request.end(body)
     }
     const tick = setInterval(() => {

@@ -421,6 +421,15 @@ const report = (phase: Phase, peak: number, offered: number) => {
         ))).join(" ")
     }; refused later than 50 ms: ${overloaded.filter((s) => s.millis > 50).length} of ${overloaded.length}`
   )
+  const onNew = overloaded.filter((s) => s.fresh)
+  const onKept = overloaded.filter((s) => !s.fresh)
+  console.log(
+    `  refused (503) on kept-alive connections: ${onKept.length}, p99 ${
+      ms(percentile(onKept.map((s) => s.millis), 99))
+    }; on connections the client opened for them: ${onNew.length}, p50 ${
+      ms(percentile(onNew.map((s) => s.millis), 50))
+    }, p99 ${ms(percentile(onNew.map((s) => s.millis), 99))}`
+  )
   console.log(
     `  CPU during the load: the node ${phase.cpuShare.node.toFixed(2)} CPUs, the load generator ` +
       `${phase.cpuShare.load.toFixed(2)} (of ${Os.cpus().length}, shared with PostgreSQL and whatever else runs)`
