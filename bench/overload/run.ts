@@ -133,39 +133,22 @@ interface SweepPoint {
   readonly refused: number
 }
 
-const sweep = (target: Target) =>
-  Effect.forEach(
-    SWEEP,
-    (connections) =>
-      Effect.map(Effect.promise(() => load(target, connections, SWEEP_SECONDS)), (result): SweepPoint => ({
-        connections,
-        turnsPerSecond: result.ok / result.seconds,
-        p99: percentile(result.latencies, 99),
-        refused: result.failed
-      }))
-  )
-
-/** The node's turns bound, from its metrics (0: none). */
-const turnsLimitOf = (text: string): number => {
-  const line = text.split("\n").find((l) => l.startsWith("parley_admission_limit{") && l.includes(`gate="turns"`))
-  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(" ") + 1))
-}
-
-/**
- * The node's own rate at its turns bound: closed loop with as many connections
- * as the bound (so the gate refuses nothing), measured on the node under test
- * within a minute of its overload. The machines here are shared and their
- * speed drifts by a third within an hour, so the baseline's sweep, minutes
- * earlier on another node, is not the only yardstick the goodput is read
- * against.
- */
-const ownRate = (target: Target, connections: number) =>
+/** `connections` closed-loop clients for `SWEEP_SECONDS`: one point of a sweep. */
+const closedLoop = (target: Target, connections: number) =>
   Effect.map(Effect.promise(() => load(target, connections, SWEEP_SECONDS)), (result): SweepPoint => ({
     connections,
     turnsPerSecond: result.ok / result.seconds,
     p99: percentile(result.latencies, 99),
     refused: result.failed
   }))
+
+const sweep = (target: Target) => Effect.forEach(SWEEP, (connections) => closedLoop(target, connections))
+
+/** The node's turns bound, from its metrics (0: none). */
+const turnsLimitOf = (text: string): number => {
+  const line = text.split("\n").find((l) => l.startsWith("parley_admission_limit{") && l.includes(`gate="turns"`))
+  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(" ") + 1))
+}
 
 interface Phase {
   readonly label: string
@@ -298,8 +281,10 @@ const phase = (config: (typeof CONFIGS)[number], rate: number | undefined) =>
         `(load average ${loadAverage()})`
     )
 
+    // The node's own rate at its turns bound (closed loop, so the gate refuses nothing), in the minutes of its
+    // overload: the machines here drift by a third within an hour, so the baseline's peak is not the only yardstick.
     const bound = rate === undefined ? 0 : turnsLimitOf(yield* scrape(node))
-    const ownBefore = bound > 0 ? yield* ownRate(target, bound) : undefined
+    const ownBefore = bound > 0 ? yield* closedLoop(target, bound) : undefined
     yield* sleep(SETTLE_SECONDS)
     const before = yield* sampled(node, sleep(5))
     const rssBefore = percentile(before.samples.map((s) => s.rss), 50)
@@ -321,7 +306,7 @@ const phase = (config: (typeof CONFIGS)[number], rate: number | undefined) =>
     const collectedAfter = yield* collectedMemory(node)
     const own = ownBefore === undefined
       ? undefined
-      : { connections: bound, before: ownBefore, after: yield* ownRate(target, bound) }
+      : { connections: bound, before: ownBefore, after: yield* closedLoop(target, bound) }
     return {
       phase: {
         label: config.label,
