@@ -2,9 +2,10 @@
  * Turns whatever the API itself could not encode into the typed JSON error
  * shape: unknown routes (404, or 405 with `Allow`), unreadable or oversized
  * bodies, multipart ones included (400, 413), multipart text Parley cannot
- * store (400 `InvalidText`, raised while the parts are read), and server
- * faults (500 with the trace id, the cause only in the log). A client abort
- * stays an abort.
+ * store (400 `InvalidText`, raised while the parts are read), a database
+ * that cannot answer for now (503 `NotReady` with `Retry-After`: a cancelled
+ * statement, a lost connection), and server faults (500 with the trace id,
+ * the cause only in the log). A client abort stays an abort.
  */
 import type { HttpApp } from "@effect/platform"
 import { HttpServerRequest } from "@effect/platform"
@@ -13,11 +14,13 @@ import {
   InternalError,
   MalformedBody,
   MethodNotAllowed,
+  NotReady,
   PayloadTooLarge,
   RouteNotFound
 } from "../../domain/HttpErrors.js"
 import { InvalidText } from "../../domain/StorableText.js"
 import { jsonError } from "../JsonError.js"
+import { databaseUnavailable } from "./DatabaseUnavailable.js"
 
 const isPlatformError = (tag: string) => (u: unknown): u is { readonly _tag: string; readonly cause?: unknown } =>
   typeof u === "object" && u !== null && "_tag" in u && u._tag === tag
@@ -102,6 +105,20 @@ export const errorResponses = (options: {
         return yield* jsonError(
           MalformedBody,
           new MalformedBody({ message: `Malformed multipart body (${multipart.reason ?? "unreadable"})` })
+        )
+      }
+
+      const database = problems.map(databaseUnavailable).find((detail) => detail !== undefined)
+      if (database !== undefined) {
+        yield* Effect.logWarning(`The database could not answer a request (${database}); answered 503`, cause)
+        return yield* jsonError(
+          NotReady,
+          new NotReady({
+            message: "The database could not answer in time; retry after Retry-After " +
+              "(with the same Idempotency-Key where the route takes one)",
+            checks: { database: { ok: false, detail: database } }
+          }),
+          { "retry-after": "1" }
         )
       }
 
