@@ -8,6 +8,7 @@ import {
   InternalError,
   MalformedBody,
   NotImplemented,
+  NotReady,
   Overloaded,
   PayloadTooLarge,
   RateLimited,
@@ -114,6 +115,8 @@ export class Api extends HttpApi.make("parley")
   .addError(RateLimited)
   .addError(NotImplemented)
   .addError(Overloaded)
+  // Any route whose statement the database ends or cannot run for now (`DatabaseUnavailable.ts`).
+  .addError(NotReady)
   .addError(Timeout)
   .addError(InternalError)
   // Every route: the request's origin, provided once (handlers read `CurrentOrigin`).
