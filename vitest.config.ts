@@ -7,6 +7,10 @@ import { defineConfig } from "vitest/config"
  * at a time, after the rest, so a neighbour's load never decides them.
  */
 const serialIntegration = [
+  // PDF reading in worker threads bounded by the node's memory growth, and vector scans.
+  "test/integration/aiAgents/KnowledgePdf.test.ts",
+  "test/integration/aiAgents/KnowledgePgvector.test.ts",
+  "test/integration/aiAgents/KnowledgeVectors.test.ts",
   "test/integration/chaos/**/*.test.ts",
   "test/integration/cli/**/*.test.ts",
   "test/integration/cluster/**/*.test.ts",
@@ -21,6 +25,8 @@ const serialIntegration = [
   "test/integration/runtime/UserPatterns.test.ts",
   "test/integration/services/Admission.test.ts",
   "test/integration/services/RateLimiter.test.ts",
+  // Thirty reports inside one rate-limit minute and the test's 60 s.
+  "test/integration/workspace/ErrorReports.test.ts",
   "test/integration/workspace/Usage.test.ts"
 ]
 
