@@ -7,8 +7,7 @@ import { defineConfig } from "vitest/config"
  * at a time, after the rest, so a neighbour's load never decides them.
  */
 const serialIntegration = [
-  // PDF reading in worker threads bounded by the node's memory growth, and vector scans.
-  "test/integration/aiAgents/KnowledgePdf.test.ts",
+  // Vector scans.
   "test/integration/aiAgents/KnowledgePgvector.test.ts",
   "test/integration/aiAgents/KnowledgeVectors.test.ts",
   "test/integration/chaos/**/*.test.ts",

@@ -86,16 +86,24 @@ export class AiAgentKnowledgeRepo extends Effect.Service<AiAgentKnowledgeRepo>()
             Effect.orDie,
             Effect.withSpan("AiAgentKnowledgeRepo.find")
           ),
-        /** A document with its text: inline content, or the text last fetched for a `url` (null before). */
+        /**
+         * A document with its text: inline content, or the text last indexed for a `url` or a `pdf`
+         * (null before). One statement, so the text and the status are of the same moment: two reads
+         * could pair an old text with the `ready` of the indexer that replaced it in between.
+         */
         detail: (agentId: AiAgentId, id: AiAgentKnowledgeId) =>
-          Effect.gen(function*() {
-            const [row] = yield* sql<{ text: string | null }>`SELECT CASE WHEN kind IN ('url', 'pdf') THEN indexed_text
-                ELSE content END AS text FROM ai_agent_knowledge WHERE agent_id = ${agentId} AND id = ${id}`
-            const document = yield* one(
-              sql`SELECT ${select} FROM ai_agent_knowledge WHERE agent_id = ${agentId} AND id = ${id}`
-            )
-            return document === undefined || row === undefined ? undefined : { document, content: row.text }
-          }).pipe(Effect.orDie, Effect.withSpan("AiAgentKnowledgeRepo.detail")),
+          sql<{ text: string | null }>`SELECT ${select}, CASE WHEN kind IN ('url', 'pdf') THEN indexed_text
+              ELSE ai_agent_knowledge.content END AS text
+            FROM ai_agent_knowledge WHERE agent_id = ${agentId} AND id = ${id}`.pipe(
+            Effect.flatMap((rows) =>
+              Effect.map(
+                decode(rows),
+                ([document]) => document === undefined ? undefined : { document, content: rows[0]!.text }
+              )
+            ),
+            Effect.orDie,
+            Effect.withSpan("AiAgentKnowledgeRepo.detail")
+          ),
         /** Whether another document of the agent (not `except`) has this URL. */
         urlTaken: (agentId: AiAgentId, url: string, except?: AiAgentKnowledgeId) =>
           sql<{ taken: boolean }>`SELECT EXISTS (SELECT 1 FROM ai_agent_knowledge WHERE agent_id = ${agentId}

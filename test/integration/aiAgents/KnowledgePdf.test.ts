@@ -3,7 +3,8 @@
  * node against the real PostgreSQL: a `pdf` document uploaded as base64 is
  * extracted on the server (headings, paragraphs, a hyphenated word joined),
  * its text shown by the detail, cited by `knowledge_search` in a playground
- * turn, and extracted again from a new `file`; files that cannot be read
+ * turn, and extracted again from a new `file` (a detail read while files
+ * replace each other shows one file's status and text, never a mix); files that cannot be read
  * (garbage, truncated, password-protected, no text layer, a decompression
  * bomb) end `failed` with their reason while the node goes on serving; misplaced or oversized files
  * are 400s. A German document is found by an inflected German query only once
@@ -122,6 +123,50 @@ layer(testServer(), { excludeTestServices: true, timeout: 120_000 })(
           ...noHeaders
         })
         expect(yield* settled(pdf.id)).toMatchObject({ status: "ready", chunkCount: 1 })
+      }))
+
+    it.effect("a read never pairs the status of one file with the text of another", () =>
+      Effect.gen(function*() {
+        // A read of the detail while an indexer stores a new file's text: the status, counts and
+        // text must be of one moment. (It once read the text, then the row: the old text came with
+        // the new file's `ready`.) Several clients read as fast as they can while files replace each other.
+        const { client, create, path } = yield* knowledgeOf(yield* signUp())
+        const textOf = (round: number) => `Round ${round}: the tapir clause number ${round} replaces the others.`
+        const pdf = yield* create({
+          kind: "pdf",
+          title: "Rounds",
+          file: base64(pdfDocument([paragraphLines([textOf(0)], 780)]))
+        })
+        const get = client.aiAgentKnowledge.get({ path: { ...path, knowledge_id: pdf.id } })
+        const seen = { reads: 0, readyReads: 0 }
+        for (let round = 1; round <= 12; round++) {
+          yield* client.aiAgentKnowledge.update({
+            path: { ...path, knowledge_id: pdf.id },
+            payload: { file: pdfDocument([paragraphLines([textOf(round)], 780)]) },
+            ...noHeaders
+          })
+          const readUntilReady = Effect.gen(function*() {
+            for (let attempt = 0; attempt < 2_000; attempt++) {
+              const found = yield* get
+              seen.reads++
+              if (found.status === "ready") {
+                seen.readyReads++
+                // Only this round's file can be ready: an older generation never stores its text.
+                expect({ round, content: found.content, characterCount: found.characterCount }).toEqual({
+                  round,
+                  content: textOf(round),
+                  characterCount: textOf(round).length
+                })
+                return
+              }
+              expect(found.status === "pending" || found.status === "indexing").toBe(true)
+            }
+            return yield* Effect.die(`round ${round} was never indexed`)
+          })
+          yield* Effect.all(Array.from({ length: 6 }, () => readUntilReady), { concurrency: "unbounded" })
+        }
+        expect(seen.readyReads).toBe(12 * 6)
+        expect(seen.reads).toBeGreaterThan(seen.readyReads)
       }))
 
     it.effect("a file that cannot be read fails with its reason; the node goes on serving", () =>
