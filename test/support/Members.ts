@@ -3,11 +3,10 @@
  * with a role (invited, then accepting the mailed link), and acts there
  * through the typed client (`X-Workspace-Id`).
  */
-import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect } from "effect"
 import type { Role } from "../../src/domain/Capability.js"
-import { Api } from "../../src/http/Api.js"
 import { mailedToken, post, signUp, type TestAccount } from "./Accounts.js"
+import { clientWithHeaders } from "./SharedClient.js"
 
 /** A new account that joins the owner's workspace with `role`. */
 export const join = (owner: TestAccount, role: Role) =>
@@ -23,15 +22,8 @@ export const join = (owner: TestAccount, role: Role) =>
 
 /** The typed client of an account, acting in `workspaceId` (its own first workspace when absent). */
 export const clientOf = (account: TestAccount, workspaceId?: string) =>
-  HttpApiClient.make(Api, {
-    transformClient: (client) =>
-      client.pipe(
-        HttpClient.mapRequest((request) =>
-          request.pipe(
-            HttpClientRequest.setHeader("x-forwarded-for", account.address),
-            HttpClientRequest.bearerToken(account.token),
-            workspaceId === undefined ? (r) => r : HttpClientRequest.setHeader("x-workspace-id", workspaceId)
-          )
-        )
-      )
+  clientWithHeaders({
+    "x-forwarded-for": account.address,
+    authorization: `Bearer ${account.token}`,
+    ...(workspaceId === undefined ? {} : { "x-workspace-id": workspaceId })
   })

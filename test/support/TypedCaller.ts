@@ -1,13 +1,14 @@
 /**
- * The typed client of the contract (`HttpApiClient.make(Api)`), acting as one
- * caller: its own client address (`X-Forwarded-For`, trusted by test
- * servers), optionally a bearer token, optionally a cookie jar that keeps what
- * the server sets and sends it back, as a browser would (with the
- * `X-Requested-With` header a browser app sends).
+ * The typed client of the contract, acting as one caller: its own client
+ * address (`X-Forwarded-For`, trusted by test servers), optionally a bearer
+ * token, optionally a cookie jar that keeps what the server sets and sends it
+ * back, as a browser would (with the `X-Requested-With` header a browser app
+ * sends). Without a jar it is the file's shared client (`SharedClient`).
  */
 import { type Cookies, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect, Redacted, type Ref } from "effect"
 import { Api } from "../../src/http/Api.js"
+import { clientWithHeaders } from "./SharedClient.js"
 
 export interface TypedCaller {
   readonly address: string
@@ -15,25 +16,26 @@ export interface TypedCaller {
   readonly jar?: Ref.Ref<Cookies.Cookies>
 }
 
-export const typedCaller = (caller: TypedCaller) =>
-  HttpApiClient.make(Api, {
-    transformClient: (client) => {
-      let configured = client.pipe(
-        HttpClient.mapRequest(HttpClientRequest.setHeader("x-forwarded-for", caller.address))
+export const typedCaller = (caller: TypedCaller) => {
+  const token = caller.token === undefined
+    ? undefined
+    : Redacted.isRedacted(caller.token)
+    ? Redacted.value(caller.token)
+    : caller.token
+  const headers = {
+    "x-forwarded-for": caller.address,
+    ...(token === undefined ? {} : { authorization: `Bearer ${token}` })
+  }
+  const jar = caller.jar
+  // A cookie jar keeps what responses set: a client of its own (`SharedClient` shares only headers).
+  return jar === undefined ? clientWithHeaders(headers) : HttpApiClient.make(Api, {
+    transformClient: (client) =>
+      client.pipe(
+        HttpClient.mapRequest(HttpClientRequest.setHeaders({ ...headers, "x-requested-with": "XMLHttpRequest" })),
+        HttpClient.withCookiesRef(jar)
       )
-      if (caller.token !== undefined) {
-        const token = Redacted.isRedacted(caller.token) ? Redacted.value(caller.token) : caller.token
-        configured = configured.pipe(HttpClient.mapRequest(HttpClientRequest.bearerToken(token)))
-      }
-      if (caller.jar !== undefined) {
-        configured = configured.pipe(
-          HttpClient.mapRequest(HttpClientRequest.setHeader("x-requested-with", "XMLHttpRequest")),
-          HttpClient.withCookiesRef(caller.jar)
-        )
-      }
-      return configured
-    }
   })
+}
 
 /** The error a typed call failed with (its `_tag` and fields), or a test failure if it succeeded. */
 export const failureOf = <A, E, R>(call: Effect.Effect<A, E, R>) =>
