@@ -9,14 +9,34 @@
  *     const transactional = transaction(sql)
  *     const rename = Effect.fn("Things.rename")(function*(...) { ... }, transactional)
  */
-import { type SqlClient } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
+
+/** `effect` with its database errors made defects; its own typed failures unchanged. */
+const sqlErrorsAsDefects = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
+  Effect.catchAll(
+    effect,
+    (error) => error instanceof SqlError ? Effect.die(error) : Effect.fail(error as Exclude<E, SqlError>)
+  )
 
 /** `effect` in one transaction of `sql`, its database errors made defects. */
 export const transaction =
   (sql: SqlClient.SqlClient) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
-    Effect.catchAll(
-      sql.withTransaction(effect),
-      (error) => error instanceof SqlError ? Effect.die(error) : Effect.fail(error as Exclude<E, SqlError>)
+    sqlErrorsAsDefects(sql.withTransaction(effect))
+
+/**
+ * `effect`'s reads as of one moment: a REPEATABLE READ, READ ONLY transaction, so an answer built
+ * from several statements (a row and its children) never pairs a write that committed between them
+ * with the state before it (in READ COMMITTED each statement sees its own moment). Inside another
+ * transaction it runs in that one, as it is.
+ */
+export const snapshot =
+  (sql: SqlClient.SqlClient) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
+    Effect.flatMap(
+      Effect.serviceOption(SqlClient.TransactionConnection),
+      (outer) =>
+        outer._tag === "Some"
+          ? sqlErrorsAsDefects(effect)
+          : transaction(sql)(Effect.zipRight(sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`, effect))
     )

@@ -7,6 +7,7 @@
  * messages and tool calls, under the day it started, so the days add up to the
  * totals (as the Assistants' report does).
  */
+import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
 import { agentDays, toolFigures, totalsOf } from "../../domain/aiAgents/AgentAnalytics.js"
 import { AiAgentNotFound } from "../../domain/aiAgents/AiAgent.js"
@@ -19,12 +20,14 @@ import type { Principal } from "../../domain/identity/Principal.js"
 import { pageOf } from "../../domain/Pagination.js"
 import { AgentConversationReadRepo } from "../../persistence/aiAgents/AgentConversationReadRepo.js"
 import { AiAgentRepo } from "../../persistence/aiAgents/AiAgentRepo.js"
+import { snapshot } from "../../persistence/Transaction.js"
 
 export class AgentConversations extends Effect.Service<AgentConversations>()(
   "parley/services/aiAgents/AgentConversations",
   {
     effect: Effect.gen(function*() {
       const repo = yield* AgentConversationReadRepo
+      const sql = yield* SqlClient.SqlClient
       const agents = yield* AiAgentRepo
 
       const agentOf = Effect.fn("AgentConversations.agentOf")(function*(workspaceId: WorkspaceId, slug: string) {
@@ -57,7 +60,9 @@ export class AgentConversations extends Effect.Service<AgentConversations>()(
           }
           const messages = yield* repo.messages(principal.workspaceId, id)
           return { ...conversation.value, messages }
-        }
+        },
+        // The counters, status and title of the same moment as the messages.
+        snapshot(sql)
       )
 
       const analytics = Effect.fn("AgentConversations.analytics")(

@@ -7,6 +7,7 @@
  * it, so one deployment's token never reads another's stored replies. Public answers never carry the
  * state or the engine's debug view (variables may hold what tools returned).
  */
+import { SqlClient } from "@effect/sql"
 import { DateTime, Effect, Either, Option } from "effect"
 import type { EmbedCaller } from "../../domain/deployments/EmbedCaller.js"
 import { NotReady } from "../../domain/HttpErrors.js"
@@ -18,6 +19,7 @@ import {
 import type { PublicSessionStart } from "../../domain/runtime/SessionStart.js"
 import type { SimulatedTurnReply, TurnInput, TurnReply } from "../../domain/runtime/Turn.js"
 import { RuntimeSessionRepo } from "../../persistence/runtime/RuntimeSessionRepo.js"
+import { snapshot } from "../../persistence/Transaction.js"
 import { DeploymentPrograms } from "./DeploymentPrograms.js"
 import { openSession } from "./OpenSession.js"
 import { transcriptOf } from "./RuntimeSessions.js"
@@ -38,6 +40,7 @@ const notFound = (sessionId: string) =>
 export class PublicSessions extends Effect.Service<PublicSessions>()("parley/services/runtime/PublicSessions", {
   effect: Effect.gen(function*() {
     const repo = yield* RuntimeSessionRepo
+    const sql = yield* SqlClient.SqlClient
     const programs = yield* DeploymentPrograms
     const sender = yield* TurnSender
 
@@ -99,7 +102,7 @@ export class PublicSessions extends Effect.Service<PublicSessions>()("parley/ser
       return publicReply(reply)
     })
 
-    /** The session's status and transcript, for a widget that reconnects. */
+    /** The session's status and transcript, for a widget that reconnects: both of one moment. */
     const get = Effect.fn("PublicSessions.get")(function*(caller: EmbedCaller, sessionId: RuntimeSessionId) {
       const row = yield* owned(caller, sessionId)
       const status = row.status as SessionStatus
@@ -111,7 +114,7 @@ export class PublicSessions extends Effect.Service<PublicSessions>()("parley/ser
         startedAt: DateTime.unsafeFromDate(row.createdAt),
         transcript: yield* transcriptOf(yield* repo.turns(sessionId))
       }
-    })
+    }, snapshot(sql))
 
     return { start, turn, get } as const
   }),

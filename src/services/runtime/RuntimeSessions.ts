@@ -4,6 +4,7 @@
  * stored with the new session), send turns (to the session's entity, wherever
  * in the cluster it lives), read one back with its transcript.
  */
+import { SqlClient } from "@effect/sql"
 import { Effect, Either, Option, Schema } from "effect"
 import { actorOf, type Principal } from "../../domain/identity/Principal.js"
 import {
@@ -15,6 +16,7 @@ import { FlowNotRunnable, type SessionStart } from "../../domain/runtime/Session
 import { TranscriptEntry } from "../../domain/runtime/Transcript.js"
 import { SimulatedTurnReply, TurnInput } from "../../domain/runtime/Turn.js"
 import { RuntimeSessionRepo, type SessionRow, type TurnRow } from "../../persistence/runtime/RuntimeSessionRepo.js"
+import { snapshot } from "../../persistence/Transaction.js"
 import { DraftPrograms } from "./DraftPrograms.js"
 import { openSession } from "./OpenSession.js"
 import { TurnSender } from "./TurnSender.js"
@@ -50,6 +52,7 @@ const sessionJson = (row: SessionRow) =>
 export class RuntimeSessions extends Effect.Service<RuntimeSessions>()("parley/services/runtime/RuntimeSessions", {
   effect: Effect.gen(function*() {
     const repo = yield* RuntimeSessionRepo
+    const sql = yield* SqlClient.SqlClient
     const programs = yield* DraftPrograms
     const sender = yield* TurnSender
 
@@ -108,7 +111,7 @@ export class RuntimeSessions extends Effect.Service<RuntimeSessions>()("parley/s
         session: yield* sessionJson(row.value),
         transcript: yield* transcriptOf(yield* repo.turns(sessionId))
       }
-    })
+    }, snapshot(sql))
 
     return { start, turn, get }
   })

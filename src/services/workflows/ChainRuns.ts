@@ -12,6 +12,7 @@
  * run it starts the next generation, which keeps the steps that succeeded
  * and runs the failed one afresh.
  */
+import { SqlClient } from "@effect/sql"
 import { WorkflowEngine } from "@effect/workflow/WorkflowEngine"
 import { Clock, Duration, Effect, Option, Schedule, Schema } from "effect"
 import * as Crypto from "node:crypto"
@@ -37,6 +38,7 @@ import {
 import { runProblems } from "../../domain/workflows/ChainStepReferences.js"
 import type { ChainRunId } from "../../domain/workflows/Ids.js"
 import { ApprovalDecision } from "../../domain/workflows/WaitData.js"
+import { snapshot } from "../../persistence/Transaction.js"
 import { ChainRepo } from "../../persistence/workflows/ChainRepo.js"
 import { ChainRunRepo } from "../../persistence/workflows/ChainRunRepo.js"
 import { currentTraceId } from "../runtime/CurrentTrace.js"
@@ -60,6 +62,7 @@ const runNotFound = (runId: ChainRunId) => new ChainRunNotFound({ runId, message
 export class ChainRuns extends Effect.Service<ChainRuns>()("parley/services/workflows/ChainRuns", {
   scoped: Effect.gen(function*() {
     const runs = yield* ChainRunRepo
+    const sql = yield* SqlClient.SqlClient
     const chains = yield* ChainRepo
     const events = yield* ChainEvents
     const engine = yield* WorkflowEngine
@@ -134,10 +137,11 @@ export class ChainRuns extends Effect.Service<ChainRuns>()("parley/services/work
     const stored = (chain: Chain, runId: ChainRunId) =>
       find(chain, runId).pipe(Effect.catchTag("ChainRunNotFound", Effect.die))
 
+    /** The run and its steps, of one moment. */
     const detail = Effect.fn("ChainRuns.detail")(function*(chain: Chain, runId: ChainRunId) {
       const run = yield* find(chain, runId)
       return { ...run, steps: yield* runs.steps(runId) }
-    })
+    }, snapshot(sql))
 
     const list = Effect.fn("ChainRuns.list")(function*(chain: Chain, params: typeof ChainRunListParams.Type) {
       const { limit, offset } = pageOf(params)

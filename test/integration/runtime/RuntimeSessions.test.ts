@@ -444,6 +444,29 @@ layer(testServer(), { excludeTestServices: true })("runtime sessions", (it) => {
       expect(two.messages[0]).toMatchObject({ text: "You said: two" })
     }))
 
+  it.effect("a read during turns shows the session and its transcript of one moment", () =>
+    Effect.gen(function*() {
+      // The session's row and its turns are two statements: without one snapshot a turn committed
+      // between them showed `turn: N` beside a transcript that already held turn N+1.
+      const owner = yield* signUp()
+      const client = yield* clientOf(owner)
+      const sessionId = yield* echoSession(owner)
+      let sending = true
+      const reads: Array<{ turn: number; entries: number; last: number }> = []
+      const reader = Effect.gen(function*() {
+        while (sending) {
+          const read = yield* readSession(client, sessionId)
+          reads.push({ turn: read.session.turn, entries: read.transcript.length, last: read.transcript.at(-1)!.turn })
+        }
+      })
+      const readers = yield* Effect.fork(Effect.all([reader, reader, reader, reader], { concurrency: "unbounded" }))
+      for (let turn = 1; turn <= 15; turn++) yield* sendTurn(client, sessionId, { text: `turn ${turn}` }, `k${turn}`)
+      sending = false
+      yield* Effect.fromFiber(readers)
+      expect(reads.length).toBeGreaterThan(15)
+      expect(reads.filter((read) => read.entries !== 2 * read.turn + 1 || read.last !== read.turn)).toEqual([])
+    }))
+
   it.effect("another workspace's session is not found, read or sent to, and does not move", () =>
     Effect.gen(function*() {
       const owner = yield* signUp()
