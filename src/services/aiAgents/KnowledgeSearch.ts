@@ -18,7 +18,13 @@
  * lexical ranking by reciprocal rank fusion (`fuseHybrid`, k = 60), and the
  * scores are the fusion's. `forTool` may then have the agent's model order
  * the best passages (`rerank`).
+ *
+ * A search's statements (scores, passages, neighbours) read one snapshot: a
+ * document indexed again meanwhile replaces its chunks under the same
+ * ordinals, so a score of the old chunk could otherwise be paired with the
+ * new text, or a hit widened with a neighbour of the other version.
  */
+import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
 import type { AiAgentId, AiAgentKnowledgeId } from "../../domain/aiAgents/Ids.js"
 import { isExact, planQuery, scoreChunk } from "../../domain/aiAgents/knowledge/Bm25.js"
@@ -37,6 +43,7 @@ import {
   type SearchScope
 } from "../../persistence/aiAgents/KnowledgeIndexRepo.js"
 import { KnowledgeVectorRepo } from "../../persistence/aiAgents/KnowledgeVectorRepo.js"
+import { snapshot } from "../../persistence/Transaction.js"
 
 /** What to search and how much to return. */
 export interface KnowledgeQuery {
@@ -89,6 +96,7 @@ const byLanguage = (terms: ReadonlyArray<PlannedTerm>) => {
 export class KnowledgeSearch extends Effect.Service<KnowledgeSearch>()("parley/services/aiAgents/KnowledgeSearch", {
   effect: Effect.gen(function*() {
     const index = yield* KnowledgeIndexRepo
+    const sql = yield* SqlClient.SqlClient
     const vectors = yield* KnowledgeVectorRepo
 
     /** A short hit with the text of the chunks either side (contiguous spans only). */
@@ -214,7 +222,7 @@ export class KnowledgeSearch extends Effect.Service<KnowledgeSearch>()("parley/s
         }
         return chunk.text.length < widenBelow ? widened(citation, chunk.ordinal) : Effect.succeed(citation)
       })
-    })
+    }, snapshot(sql))
 
     /**
      * The `knowledge_search` tool: `{ query, limit? }` searched in the documents the run's snapshot
