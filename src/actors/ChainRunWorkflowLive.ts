@@ -12,6 +12,7 @@
  * `maxAttempts`, then fails the run or, with `onError: continue`, hands on
  * `null`. A cancelled run stops before its next node execution.
  */
+import { SqlClient } from "@effect/sql"
 import { Activity, DurableClock, DurableDeferred } from "@effect/workflow"
 import type { WorkflowEngine, WorkflowInstance } from "@effect/workflow/WorkflowEngine"
 import { Clock, Duration, Effect, Option, Schema } from "effect"
@@ -27,6 +28,7 @@ import { ChainId } from "../domain/workflows/Ids.js"
 import { NodeTrace, RunFailure } from "../domain/workflows/NodeTrace.js"
 import { PendingWait } from "../domain/workflows/PendingWait.js"
 import { WorkflowGraph } from "../domain/workflows/WorkflowGraph.js"
+import { transaction } from "../persistence/Transaction.js"
 import { ChainRunRepo } from "../persistence/workflows/ChainRunRepo.js"
 import { ChainEvents } from "../services/workflows/ChainEvents.js"
 import { WorkflowCallouts } from "../services/workflows/WorkflowCallouts.js"
@@ -66,6 +68,7 @@ const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 export const ChainRunWorkflowLive = ChainRunWorkflow.toLayer(
   Effect.fn("ChainRunWorkflow.run")(function*({ generation, runId }) {
     const runs = yield* ChainRunRepo
+    const transactional = transaction(yield* SqlClient.SqlClient)
     const callouts = yield* WorkflowCallouts
     const events = yield* ChainEvents
 
@@ -190,12 +193,15 @@ export const ChainRunWorkflowLive = ChainRunWorkflow.toLayer(
                 Schema.Void,
                 Effect.gen(function*() {
                   const at = yield* now
-                  yield* runs.pause(runId, generation, { ...request.wait, stepId: step.id }, {
-                    nodeId: request.node.id,
-                    stepId: step.id,
-                    key: waitKey
-                  }, at)
-                  yield* runs.markStep(runId, step.id, attempt, "paused", null, null, at)
+                  // The run and its step change together: a reader never sees one paused, the other not.
+                  yield* transactional(Effect.zipRight(
+                    runs.pause(runId, generation, { ...request.wait, stepId: step.id }, {
+                      nodeId: request.node.id,
+                      stepId: step.id,
+                      key: waitKey
+                    }, at),
+                    runs.markStep(runId, step.id, attempt, "paused", null, null, at)
+                  ))
                   yield* events.send({
                     type: "chain.run.paused",
                     chainId: plan.chainId,
@@ -214,8 +220,10 @@ export const ChainRunWorkflowLive = ChainRunWorkflow.toLayer(
                 Schema.Void,
                 Effect.gen(function*() {
                   const at = yield* now
-                  yield* runs.markRunning(runId, generation, at)
-                  yield* runs.markStep(runId, step.id, attempt, "running", null, null, at)
+                  yield* transactional(Effect.zipRight(
+                    runs.markRunning(runId, generation, at),
+                    runs.markStep(runId, step.id, attempt, "running", null, null, at)
+                  ))
                 })
               )
               return result

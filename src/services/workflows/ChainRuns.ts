@@ -38,7 +38,7 @@ import {
 import { runProblems } from "../../domain/workflows/ChainStepReferences.js"
 import type { ChainRunId } from "../../domain/workflows/Ids.js"
 import { ApprovalDecision } from "../../domain/workflows/WaitData.js"
-import { snapshot } from "../../persistence/Transaction.js"
+import { snapshot, transaction } from "../../persistence/Transaction.js"
 import { ChainRepo } from "../../persistence/workflows/ChainRepo.js"
 import { ChainRunRepo } from "../../persistence/workflows/ChainRunRepo.js"
 import { currentTraceId } from "../runtime/CurrentTrace.js"
@@ -214,10 +214,15 @@ export class ChainRuns extends Effect.Service<ChainRuns>()("parley/services/work
     const cancel = Effect.fn("ChainRuns.cancel")(function*(chain: Chain, runId: ChainRunId) {
       const run = yield* find(chain, runId)
       const at = yield* now
-      const ended = yield* runs.finish(runId, undefined, "cancelled", null, {
-        code: "cancelled",
-        message: "cancelled through the API"
-      }, at)
+      // The run and its open steps end together: a reader never sees a cancelled run with running steps.
+      const ended = yield* Effect.gen(function*() {
+        const finished = yield* runs.finish(runId, undefined, "cancelled", null, {
+          code: "cancelled",
+          message: "cancelled through the API"
+        }, at)
+        if (finished) yield* runs.markOpenStepsCancelled(runId, at)
+        return finished
+      }).pipe(transaction(sql))
       if (!ended) {
         return yield* new ChainRunFinished({
           runId,
@@ -225,7 +230,6 @@ export class ChainRuns extends Effect.Service<ChainRuns>()("parley/services/work
           message: `Run ${runId} has already ended (${(yield* find(chain, runId)).status})`
         })
       }
-      yield* runs.markOpenStepsCancelled(runId, at)
       yield* events.send({
         type: "chain.run.cancelled",
         chainId: chain.id,

@@ -4,7 +4,9 @@
  * (test/support/AiAgentConversationRows.ts): each list filter, paging, the
  * transcript in turn order, other agents' and workspaces' conversations as
  * 404s, bad queries as 400s, and the analytics checked against figures
- * computed by hand from the fixture, quiet days included.
+ * computed by hand from the fixture, quiet days included. And readers of a
+ * conversation during playground turns see its counters and its messages of
+ * one moment.
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -16,9 +18,10 @@ import {
   insertVersion,
   utcDay
 } from "../../support/AiAgentConversationRows.js"
-import { exchange, HttpClientRequest } from "../../support/Http.js"
+import { exchange, HttpClientRequest, postRaw } from "../../support/Http.js"
 import { clientOf } from "../../support/Members.js"
 import { testServer } from "../../support/TestServer.js"
+import { agentRow } from "./AgentRows.js"
 
 const get = (account: TestAccount, url: string) =>
   exchange(as(HttpClientRequest.get(url), { token: account.token, address: account.address }))
@@ -481,5 +484,46 @@ layer(testServer(), { excludeTestServices: true })("AI agent conversations", (it
       }
       expect((yield* get(owner, `/v1/ai-agents/${agent.slug}/analytics?days=365`)).status).toBe(200)
       expect((yield* get(owner, "/v1/ai-agents/nobody/analytics?days=7")).json._tag).toBe("AiAgentNotFound")
+    }))
+
+  it.effect("a read during turns shows the counters and the messages of one moment", () =>
+    Effect.gen(function*() {
+      // The conversation's row and its messages are two statements: without one snapshot a turn
+      // committed between them showed `turns: N` beside the messages of turn N+1.
+      const owner = yield* signUp()
+      const agent = yield* agentRow(owner.workspaceId)
+      let key = 0
+      const turn = (conversationId?: string) =>
+        exchange(
+          postRaw(`/v1/ai-agents/${agent.slug}/playground`, JSON.stringify({ conversationId, message: "Hello" })).pipe(
+            HttpClientRequest.bearerToken(owner.token),
+            HttpClientRequest.setHeader("x-forwarded-for", owner.address),
+            HttpClientRequest.setHeader("idempotency-key", `turn-${++key}`)
+          )
+        ).pipe(Effect.map((answer) => {
+          expect(answer.status).toBe(200)
+          return answer.json.conversationId as string
+        }))
+      const conversationId = yield* turn()
+      let sending = true
+      const reads: Array<{ turns: number; users: number; replies: number }> = []
+      const reader = Effect.gen(function*() {
+        while (sending) {
+          const read = yield* get(owner, `/v1/ai-agents/${agent.slug}/conversations/${conversationId}`)
+          expect(read.status).toBe(200)
+          const roles = (read.json.messages as Array<{ role: string }>).map((message) => message.role)
+          reads.push({
+            turns: read.json.turns,
+            users: roles.filter((role) => role === "user").length,
+            replies: roles.filter((role) => role === "assistant").length
+          })
+        }
+      })
+      const readers = yield* Effect.fork(Effect.all([reader, reader, reader, reader], { concurrency: "unbounded" }))
+      for (let sent = 2; sent <= 12; sent++) yield* turn(conversationId)
+      sending = false
+      yield* Effect.fromFiber(readers)
+      expect(reads.length).toBeGreaterThan(11)
+      expect(reads.filter((read) => read.users !== read.turns || read.replies !== read.turns)).toEqual([])
     }))
 })
