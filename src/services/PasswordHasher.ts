@@ -1,12 +1,15 @@
 /**
  * Password hashes: scrypt at OWASP's parameters, stored as PHC strings so a
  * hash made with older parameters keeps verifying (and `needsRehash` says
- * when to upgrade it at the next login).
+ * when to upgrade it at the next login). The parameters are a context
+ * reference (`PasswordHashParameters`): no setting lowers them; a test layer
+ * may (a sign-up at OWASP's cost is 300 ms of CPU on a small machine, and the
+ * suite signs up thousands of accounts).
  */
-import { Effect, Option, Redacted } from "effect"
+import { Context, Effect, Option, Redacted } from "effect"
 import * as Crypto from "node:crypto"
 
-interface Parameters {
+export interface Parameters {
   /** log2 of scrypt's cost N. */
   readonly ln: number
   readonly r: number
@@ -14,7 +17,13 @@ interface Parameters {
 }
 
 /** OWASP's scrypt parameters: N=2^15, r=8, p=3 (32 MiB, three passes). */
-const CURRENT: Parameters = { ln: 15, r: 8, p: 3 }
+const OWASP: Parameters = { ln: 15, r: 8, p: 3 }
+
+/** The parameters new hashes get: OWASP's unless a layer provides others (tests). */
+export class PasswordHashParameters extends Context.Reference<PasswordHashParameters>()(
+  "parley/services/PasswordHashParameters",
+  { defaultValue: (): Parameters => OWASP }
+) {}
 const SALT_BYTES = 16
 const KEY_BYTES = 32
 
@@ -73,60 +82,76 @@ const verifyParsed = (password: Redacted.Redacted<string>, parsed: Parsed) =>
     Effect.orElseSucceed(() => false)
   )
 
-/** A hash of a random password nobody knows, at the current parameters: what an unknown email is checked against. */
+const phcOf = ({ ln, p, r }: Parameters, salt: Buffer, key: Buffer) =>
+  `$scrypt$ln=${ln},r=${r},p=${p}$${base64(salt)}$${base64(key)}`
+
+/** A hash of a random password nobody knows, at OWASP's parameters: what an unknown email is checked against. */
 export const DUMMY_HASH = "$scrypt$ln=15,r=8,p=3$aW93IGyN94K8bFmLybYqcQ$4zJPEreYQteFc1Eir6JUWm7fv9giU26Ecu1WdBs1TZA"
-const DUMMY: Parsed = Option.getOrThrow(parse(DUMMY_HASH))
 
-const hash = Effect.fn("PasswordHasher.hash")(function*(password: Redacted.Redacted<string>) {
-  const salt = Crypto.randomBytes(SALT_BYTES)
-  const key = yield* scrypt(passwordBytes(password), salt, KEY_BYTES, CURRENT).pipe(Effect.orDie)
-  return `$scrypt$ln=${CURRENT.ln},r=${CURRENT.r},p=${CURRENT.p}$${base64(salt)}$${base64(key)}`
-})
-
-/**
- * Hash several secrets of one owner (MFA recovery codes) with one random salt
- * and the current parameters, so a presented secret is hashed once
- * (`hashLike`) and looked up among them, however many there are.
- */
-const hashAll = Effect.fn("PasswordHasher.hashAll")(function*(secrets: ReadonlyArray<Redacted.Redacted<string>>) {
-  const salt = Crypto.randomBytes(SALT_BYTES)
-  return yield* Effect.forEach(
-    secrets,
-    (secret) =>
-      scrypt(passwordBytes(secret), salt, KEY_BYTES, CURRENT).pipe(
-        Effect.orDie,
-        Effect.map((key) => `$scrypt$ln=${CURRENT.ln},r=${CURRENT.r},p=${CURRENT.p}$${base64(salt)}$${base64(key)}`)
-      ),
-    { concurrency: 4 }
+/** The hasher at these parameters. */
+const make = (current: Parameters) => {
+  // An unknown email costs what a known one does: the dummy hash has the current parameters (a random key:
+  // no password matches it).
+  const dummy: Parsed = Option.getOrThrow(
+    parse(
+      current === OWASP ? DUMMY_HASH : phcOf(current, Crypto.randomBytes(SALT_BYTES), Crypto.randomBytes(KEY_BYTES))
+    )
   )
-})
 
-/** The hash `secret` would have with the parameters and salt of `stored` (`None` when `stored` is malformed). */
-const hashLike = Effect.fn("PasswordHasher.hashLike")(function*(secret: Redacted.Redacted<string>, stored: string) {
-  const parsed = parse(stored)
-  if (Option.isNone(parsed)) return Option.none<string>()
-  const { hash, ln, p, r, salt } = parsed.value
-  const key = yield* scrypt(passwordBytes(secret), salt, hash.length, parsed.value).pipe(Effect.orDie)
-  return Option.some(`$scrypt$ln=${ln},r=${r},p=${p}$${base64(salt)}$${base64(key)}`)
-})
-
-const verify = Effect.fn("PasswordHasher.verify")(function*(password: Redacted.Redacted<string>, stored: string) {
-  const parsed = parse(stored)
-  if (Option.isNone(parsed)) return false
-  return yield* verifyParsed(password, parsed.value)
-})
-
-const verifyDummy = Effect.fn("PasswordHasher.verifyDummy")(function*(password: Redacted.Redacted<string>) {
-  yield* verifyParsed(password, DUMMY)
-})
-
-const needsRehash = (stored: string): boolean =>
-  Option.match(parse(stored), {
-    onNone: () => true,
-    onSome: (parsed) =>
-      parsed.ln < CURRENT.ln || parsed.r < CURRENT.r || parsed.p < CURRENT.p || parsed.salt.length < SALT_BYTES ||
-      parsed.hash.length < KEY_BYTES
+  const hash = Effect.fn("PasswordHasher.hash")(function*(password: Redacted.Redacted<string>) {
+    const salt = Crypto.randomBytes(SALT_BYTES)
+    return phcOf(current, salt, yield* scrypt(passwordBytes(password), salt, KEY_BYTES, current).pipe(Effect.orDie))
   })
+
+  /**
+   * Hash several secrets of one owner (MFA recovery codes) with one random salt
+   * and the current parameters, so a presented secret is hashed once
+   * (`hashLike`) and looked up among them, however many there are.
+   */
+  const hashAll = Effect.fn("PasswordHasher.hashAll")(function*(secrets: ReadonlyArray<Redacted.Redacted<string>>) {
+    const salt = Crypto.randomBytes(SALT_BYTES)
+    return yield* Effect.forEach(
+      secrets,
+      (secret) =>
+        scrypt(passwordBytes(secret), salt, KEY_BYTES, current).pipe(
+          Effect.orDie,
+          Effect.map((key) => phcOf(current, salt, key))
+        ),
+      { concurrency: 4 }
+    )
+  })
+
+  /** The hash `secret` would have with the parameters and salt of `stored` (`None` when `stored` is malformed). */
+  const hashLike = Effect.fn("PasswordHasher.hashLike")(
+    function*(secret: Redacted.Redacted<string>, stored: string) {
+      const parsed = parse(stored)
+      if (Option.isNone(parsed)) return Option.none<string>()
+      const { hash, salt } = parsed.value
+      const key = yield* scrypt(passwordBytes(secret), salt, hash.length, parsed.value).pipe(Effect.orDie)
+      return Option.some(phcOf(parsed.value, salt, key))
+    }
+  )
+
+  const verify = Effect.fn("PasswordHasher.verify")(function*(password: Redacted.Redacted<string>, stored: string) {
+    const parsed = parse(stored)
+    if (Option.isNone(parsed)) return false
+    return yield* verifyParsed(password, parsed.value)
+  })
+
+  const verifyDummy = Effect.fn("PasswordHasher.verifyDummy")(function*(password: Redacted.Redacted<string>) {
+    yield* verifyParsed(password, dummy)
+  })
+
+  const needsRehash = (stored: string): boolean =>
+    Option.match(parse(stored), {
+      onNone: () => true,
+      onSome: (parsed) =>
+        parsed.ln < current.ln || parsed.r < current.r || parsed.p < current.p ||
+        parsed.salt.length < SALT_BYTES || parsed.hash.length < KEY_BYTES
+    })
+
+  return { hash, verify, needsRehash, verifyDummy, hashAll, hashLike } as const
+}
 
 /**
  * Hashes and verifies passwords (scrypt, PHC strings). `verify` is false for
@@ -134,5 +159,5 @@ const needsRehash = (stored: string): boolean =>
  * the work of a verify for a login whose email is unknown, so both take as long.
  */
 export class PasswordHasher extends Effect.Service<PasswordHasher>()("parley/services/PasswordHasher", {
-  succeed: { hash, verify, needsRehash, verifyDummy, hashAll, hashLike } as const
+  effect: Effect.map(PasswordHashParameters, make)
 }) {}

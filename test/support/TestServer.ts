@@ -11,6 +11,7 @@ import { Api } from "../../src/http/Api.js"
 import { frontDoorServer } from "../../src/http/FrontDoor.js"
 import { ParleyLive } from "../../src/MainLive.js"
 import * as DevMailer from "../../src/providers/DevMailer.js"
+import { PasswordHashParameters } from "../../src/services/PasswordHasher.js"
 import { freePort } from "./ParleyProcess.js"
 import { freshDatabase } from "./TestDatabase.js"
 
@@ -25,6 +26,9 @@ export interface LogEntry {
 }
 
 /** The master key of test servers: fixed, so no test writes a generated one into the working directory. */
+/** The scrypt parameters of test servers' password hashes. */
+export const TEST_PASSWORD_HASH = { ln: 10, r: 8, p: 1 } as const
+
 export const TEST_MASTER_KEY = "dGVzdC1tYXN0ZXIta2V5LW9mLXRoaXJ0eS10d28tYnl0ZXMhIQ=="
 
 /** Configuration from `settings`, then the environment. */
@@ -80,6 +84,9 @@ export const testServer = (
           Layer.provideMerge(options.frontDoor === false ? NodeHttpServer.layerTest : serverWithFrontDoor),
           // The development mailer: tests read the links it records from its outbox.
           Layer.provideMerge(DevMailer.layer),
+          // Cheaper password hashes than OWASP's (about 3 ms against 300): the suite signs up thousands
+          // of accounts. The hasher's own tests and the spawned nodes keep OWASP's.
+          Layer.provide(Layer.succeed(PasswordHashParameters, TEST_PASSWORD_HASH)),
           Layer.provide(Layer.setConfigProvider(configFrom({
             // Tests speak for many clients: each sends its own X-Forwarded-For.
             PARLEY_TRUSTED_PROXY_HOPS: "1",

@@ -10,7 +10,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { as, freshAddress, freshEmail, mailedToken, PASSWORD, post } from "../../support/Accounts.js"
 import { type Exchange, exchange } from "../../support/Http.js"
-import { capturingLogger, type LogEntry, testServer } from "../../support/TestServer.js"
+import { capturingLogger, type LogEntry, TEST_PASSWORD_HASH, testServer } from "../../support/TestServer.js"
 import { codeAt, settledNow } from "../../support/TotpCodes.js"
 
 const logs: Array<LogEntry> = []
@@ -120,7 +120,10 @@ layer(testServer({}, capturingLogger(logs)), { excludeTestServices: true })("sec
         }
       }
       expect(dump.length).toBeGreaterThan(10)
-      // The password is stored, but only as a scrypt hash.
-      expect(dump.some((line) => line.startsWith("users:") && line.includes("$scrypt$ln=15,r=8,p=3$"))).toBe(true)
+      // The password is stored, but only as a scrypt hash (at the test servers' parameters).
+      const { ln, p, r } = TEST_PASSWORD_HASH
+      expect(dump.some((line) => line.startsWith("users:") && line.includes(`$scrypt$ln=${ln},r=${r},p=${p}$`))).toBe(
+        true
+      )
     }))
 })

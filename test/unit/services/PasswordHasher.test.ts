@@ -1,7 +1,7 @@
 import { describe, expect, layer } from "@effect/vitest"
-import { Effect, Option, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import * as Crypto from "node:crypto"
-import { DUMMY_HASH, PasswordHasher } from "../../../src/services/PasswordHasher.js"
+import { DUMMY_HASH, PasswordHasher, PasswordHashParameters } from "../../../src/services/PasswordHasher.js"
 
 const secret = (value: string) => Redacted.make(value)
 const unpadded = (bytes: Buffer) => bytes.toString("base64").replace(/=+$/, "")
@@ -129,6 +129,30 @@ describe("PasswordHasher", () => {
         const other = yield* hasher.hashLike(secret("zzzzz-zzzzz"), hashes[0]!)
         expect(Option.isSome(other) && !hashes.includes(other.value)).toBe(true)
         expect(yield* hasher.hashLike(secret("abcde-23456"), "not a hash")).toEqual(Option.none())
+      }))
+  })
+
+  // What the test servers provide (test/support/TestServer.ts): cheaper hashes, the same behaviour.
+  const cheap = PasswordHasher.Default.pipe(
+    Layer.provide(Layer.succeed(PasswordHashParameters, { ln: 10, r: 8, p: 1 }))
+  )
+  layer(cheap, { excludeTestServices: true })("at parameters a layer provides", (it) => {
+    it.effect("hashes at them, verifies, and upgrades what is weaker; an unknown email's dummy has them too", () =>
+      Effect.gen(function*() {
+        const hasher = yield* PasswordHasher
+        const stored = yield* hasher.hash(secret("correct horse battery staple"))
+        expect(stored).toMatch(/^\$scrypt\$ln=10,r=8,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/)
+        expect(yield* hasher.verify(secret("correct horse battery staple"), stored)).toBe(true)
+        expect(yield* hasher.verify(secret("a wrong guess"), stored)).toBe(false)
+        expect(hasher.needsRehash(stored)).toBe(false)
+        expect(hasher.needsRehash(legacyHash("pw", 9, 8, 1))).toBe(true)
+        // A stronger hash (made at OWASP's parameters) verifies and stays.
+        expect(hasher.needsRehash(DUMMY_HASH)).toBe(false)
+        const strong = legacyHash("pw", 15, 8, 3)
+        expect(yield* hasher.verify(secret("pw"), strong)).toBe(true)
+        const codes = yield* hasher.hashAll([secret("abcde-23456")])
+        expect(codes[0]).toMatch(/^\$scrypt\$ln=10,r=8,p=1\$/)
+        expect(yield* hasher.verifyDummy(secret("anything"))).toBeUndefined()
       }))
   })
 })
