@@ -24,6 +24,7 @@ export class PasswordHashParameters extends Context.Reference<PasswordHashParame
   "parley/services/PasswordHashParameters",
   { defaultValue: (): Parameters => OWASP }
 ) {}
+
 const SALT_BYTES = 16
 const KEY_BYTES = 32
 

@@ -25,10 +25,10 @@ export interface LogEntry {
   readonly annotations: Record<string, unknown>
 }
 
-/** The master key of test servers: fixed, so no test writes a generated one into the working directory. */
 /** The scrypt parameters of test servers' password hashes. */
 export const TEST_PASSWORD_HASH = { ln: 10, r: 8, p: 1 } as const
 
+/** The master key of test servers: fixed, so no test writes a generated one into the working directory. */
 export const TEST_MASTER_KEY = "dGVzdC1tYXN0ZXIta2V5LW9mLXRoaXJ0eS10d28tYnl0ZXMhIQ=="
 
 /** Configuration from `settings`, then the environment. */
