@@ -2,7 +2,8 @@
  * `snapshot`: reads as of one moment. Against PostgreSQL and the embedded
  * PGlite: a write committed by another connection between two reads of one
  * snapshot is not seen by the second (the same two reads outside one are, the
- * skew it prevents; the embedded database's one connection cannot have it);
+ * skew it prevents; on the embedded database, with one connection, a writer
+ * waits for the snapshot's transaction to end, so no write can come between);
  * a snapshot refuses to write; inside a transaction it reads in that one (no
  * SET TRANSACTION after its first statement).
  */
