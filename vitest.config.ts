@@ -42,9 +42,9 @@ export default defineConfig({
     pool: "forks",
     // Two files at a time even on two CPUs (vitest's default is one): a file
     // beside another takes 20-50% longer, yet the suite ends a quarter sooner
-    // (1,598 s against 2,085 s on one machine; 1,297 s since the files share
-    // one typed client, test/support/SharedClient.ts). `PARLEY_TEST_WORKERS`
-    // overrides.
+    // (1,598 s against 2,085 s on one machine; 1,097 s since the files share
+    // one typed client and test servers hash passwords cheaply, see
+    // docs/TESTING.md). `PARLEY_TEST_WORKERS` overrides.
     maxWorkers: Number(process.env["PARLEY_TEST_WORKERS"] ?? 2),
     minWorkers: 1,
     // The pool keeps its worker processes from file to file (a fresh process
