@@ -7,6 +7,10 @@
  *    one at a time over HTTP, continuing 20 conversations round-robin. The
  *    figure includes the offline model's own time, so it is an upper bound
  *    of the agent runtime's overhead. Targets: p50 <= 5 ms, p99 <= 20 ms.
+ *    Beside it, by the same client on the same node, what the node costs at
+ *    all: `/health/live`, an authenticated read of the agent, the echo
+ *    Assistant's turn; each with the node's CPU per request (/proc), so a
+ *    reader sees which part of a turn is the runtime's floor.
  * 2. Turns/s at 50 connections (autocannon), agent playground turns and
  *    echo-Assistant turns (`bench/turns/Load.ts`) on the same node.
  * 3. First token: a node whose model is a fake OpenAI server that waits
@@ -29,6 +33,7 @@ import { localCluster } from "../../test/support/LocalCluster.js"
 import { emptyDatabase } from "../../test/support/TestDatabase.js"
 import { type AgentTarget, agentTarget, fakeModelNode, firstDeltaGap, post } from "../support/Agents.js"
 import { benchNodeEnv, loadAverage, parleyTarget, verdict } from "../support/Parley.js"
+import { cpuMillisOf } from "../support/ProcessCpu.js"
 import { runBench } from "../support/Run.js"
 import { load, percentile, type Target } from "../turns/Load.js"
 
@@ -39,7 +44,7 @@ const LOAD_SECONDS = 10
 const FIRST_TOKEN_TURNS = 30
 const FIRST_TOKEN_DELAY_MS = 200
 
-/** `count` turns one at a time, the `n`th sent by `send(n)`: each one's time in ms. */
+/** `count` requests one at a time, the `n`th sent by `send(n)`: each one's time in ms. */
 const sequential = (count: number, send: (n: number) => Promise<unknown>) =>
   Effect.promise(async () => {
     const times: Array<number> = []
@@ -51,23 +56,40 @@ const sequential = (count: number, send: (n: number) => Promise<unknown>) =>
     return times
   })
 
-/** `count` playground turns one at a time, round-robin over the conversations. */
-const sequentialTurns = (target: AgentTarget, count: number, run: string) =>
-  sequential(count, (n) =>
-    post(`${target.url}/v1/ai-agents/${target.slug}/playground`, {
-      message: `question ${n}`,
-      conversationId: target.conversations[n % target.conversations.length]
-    }, { authorization: `Bearer ${target.token}`, "idempotency-key": `${run}-${n}` }))
+/** `sequential`, with the CPU the node `pid` spent per request meanwhile (ms). */
+const measured = (pid: number, count: number, send: (n: number) => Promise<unknown>) =>
+  Effect.suspend(() => {
+    const before = cpuMillisOf(pid)
+    return Effect.map(sequential(count, send), (times) => ({ times, cpu: (cpuMillisOf(pid) - before) / count }))
+  })
 
-/** `count` echo-Assistant turns one at a time, round-robin over the sessions, by the same client. */
+/** An authenticated GET that must answer 200. */
+const get = async (url: string, token: string) => {
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } })
+  await response.text()
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`)
+}
+
+/** The `n`th playground turn of a run, round-robin over the conversations. */
+const sendTurn = (target: AgentTarget, n: number, run: string) =>
+  post(`${target.url}/v1/ai-agents/${target.slug}/playground`, {
+    message: `question ${n}`,
+    conversationId: target.conversations[n % target.conversations.length]
+  }, { authorization: `Bearer ${target.token}`, "idempotency-key": `${run}-${n}` })
+
+/** `count` playground turns one at a time. */
+const sequentialTurns = (target: AgentTarget, count: number, run: string) =>
+  sequential(count, (n) => sendTurn(target, n, run))
+
+/** The `n`th echo-Assistant turn of a run, round-robin over the sessions, by the same client. */
+const sendAssistantTurn = (target: Target, n: number, run: string) =>
+  post(`${target.urls[0]}/v1/runtime/sessions/${target.sessions[n % target.sessions.length]}/turns`, {
+    text: `question ${n}`
+  }, { authorization: `Bearer ${target.token}`, "idempotency-key": `${run}-${n}` })
+
+/** `count` echo-Assistant turns one at a time. */
 const sequentialAssistantTurns = (target: Target, count: number, run: string) =>
-  sequential(
-    count,
-    (n) =>
-      post(`${target.urls[0]}/v1/runtime/sessions/${target.sessions[n % target.sessions.length]}/turns`, {
-        text: `question ${n}`
-      }, { authorization: `Bearer ${target.token}`, "idempotency-key": `${run}-${n}` })
-  )
+  sequential(count, (n) => sendAssistantTurn(target, n, run))
 
 /** Playground turns under autocannon with `connections` connections for `seconds`. */
 const agentLoad = (target: AgentTarget, connections: number, seconds: number) =>
@@ -120,27 +142,41 @@ const offlinePart = Effect.gen(function*() {
     databaseUrl,
     env: { ...benchNodeEnv(), PARLEY_MAX_TURNS_IN_FLIGHT: "100" }
   })
-  const url = cluster.nodes[0]!.url
+  const { pid, url } = cluster.nodes[0]!
   const agent = yield* agentTarget(url, databaseUrl, CONVERSATIONS)
   yield* sequentialTurns(agent, WARM_UP_TURNS, "warm")
-  const times = yield* sequentialTurns(agent, SEQUENTIAL_TURNS, "seq")
-  const p50 = percentile(times, 50)
-  const p99 = percentile(times, 99)
+  const turns = yield* measured(pid, SEQUENTIAL_TURNS, (n) => sendTurn(agent, n, "seq"))
+  const p50 = percentile(turns.times, 50)
+  const p99 = percentile(turns.times, 99)
   console.log(
     `\n1. agent turn at 1 connection (offline model, no tools; ${SEQUENTIAL_TURNS} turns over ${CONVERSATIONS} ` +
       `conversations): p50 ${ms(p50)} ${verdict(p50 <= 5)} (<= 5 ms), p99 ${ms(p99)} ${
         verdict(p99 <= 20)
-      } (<= 20 ms), max ${ms(Math.max(...times))}`
+      } (<= 20 ms), max ${ms(Math.max(...turns.times))}`
   )
-  // The same client and node, an echo Assistant's turn (the runtime's cheapest turn): what a turn costs here at all.
+  // The same client and node: an echo Assistant's turn (the runtime's cheapest turn), an authenticated
+  // read and the liveness probe: what a request costs here at all.
   const assistant = yield* parleyTarget([url], 200)
   yield* sequentialAssistantTurns(assistant, WARM_UP_TURNS, "warm")
-  const echoes = yield* sequentialAssistantTurns(assistant, SEQUENTIAL_TURNS, "seq")
-  console.log(
-    `   echo-Assistant turn at 1 connection, same client and node: p50 ${ms(percentile(echoes, 50))}, p99 ${
-      ms(percentile(echoes, 99))
-    }; agent / Assistant p50: ${(p50 / percentile(echoes, 50)).toFixed(2)}`
-  )
+  const echoes = yield* measured(pid, SEQUENTIAL_TURNS, (n) => sendAssistantTurn(assistant, n, "seq"))
+  const read = yield* measured(pid, SEQUENTIAL_TURNS, () => get(`${url}/v1/ai-agents/${agent.slug}`, agent.token))
+  const live = yield* measured(pid, SEQUENTIAL_TURNS, () => get(`${url}/health/live`, agent.token))
+  console.log(`   the same client and node, ${SEQUENTIAL_TURNS} requests each, one at a time:`)
+  for (
+    const [what, { cpu, times }] of [
+      ["GET /health/live", live],
+      ["GET /v1/ai-agents/{slug}", read],
+      ["echo-Assistant turn", echoes],
+      ["agent playground turn", turns]
+    ] as const
+  ) {
+    console.log(
+      `     ${what.padEnd(26)} p50 ${ms(percentile(times, 50)).padStart(8)}, p99 ${
+        ms(percentile(times, 99)).padStart(8)
+      }, node CPU ${ms(cpu).padStart(8)} per request`
+    )
+  }
+  console.log(`   agent / Assistant p50: ${(p50 / percentile(echoes.times, 50)).toFixed(2)}`)
 
   // Warm both, then measure them one after the other on the same node.
   yield* Effect.promise(() => load(assistant, 50, 3))

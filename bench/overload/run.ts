@@ -40,6 +40,7 @@ import { fileURLToPath } from "node:url"
 import { type ClusterNode, localCluster } from "../../test/support/LocalCluster.js"
 import { emptyDatabase } from "../../test/support/TestDatabase.js"
 import { benchNodeEnv, loadAverage, parleyTarget, verdict } from "../support/Parley.js"
+import { cpuMillisOf } from "../support/ProcessCpu.js"
 import { runBench } from "../support/Run.js"
 import { load, percentile, type Target } from "../turns/Load.js"
 import { openLoop, type Sample } from "./OpenLoop.js"
@@ -86,10 +87,7 @@ const CONFIGS = [
 const sleep = (s: number) => Effect.sleep(`${s} seconds`)
 
 /** CPU seconds a process has used (user + system), from /proc. */
-const cpuSecondsOf = (pid: number): number => {
-  const fields = Fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
+const cpuSecondsOf = (pid: number): number => cpuMillisOf(pid) / 1000
 
 const rssOf = (pid: number): number => {
   const status = Fs.readFileSync(`/proc/${pid}/status`, "utf8")

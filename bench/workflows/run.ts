@@ -36,7 +36,6 @@
  *   npm run bench:workflows -- --kills 3 --seconds 10
  */
 import { Duration, Effect } from "effect"
-import * as Fs from "node:fs"
 import * as Os from "node:os"
 import Pg from "pg"
 import type { ChainRunId } from "../../src/domain/workflows/Ids.js"
@@ -56,6 +55,7 @@ import { signUpAt } from "../../test/support/Conversations.js"
 import { type ClusterNode, localCluster } from "../../test/support/LocalCluster.js"
 import { connectedClient, emptyDatabase } from "../../test/support/TestDatabase.js"
 import { benchNodeEnv, loadAverage } from "../support/Parley.js"
+import { cpuMillisOf } from "../support/ProcessCpu.js"
 import { runBench } from "../support/Run.js"
 import { percentile } from "../turns/Load.js"
 import { baseline, createBaselineTables, DOUBLE, LABEL, TOOL_STEP } from "./Baseline.js"
@@ -85,12 +85,6 @@ const NODE_ENV: Record<string, string> = {
   // The step tool is on loopback, which outbound calls may not reach unless allowed.
   PARLEY_TOOL_ALLOWED_HOSTS: "127.0.0.1/32",
   ...Object.fromEntries(SHARD_SETTINGS.flatMap((name) => process.env[name] ? [[name, process.env[name]!]] : []))
-}
-
-/** The CPU time a process has used so far, in ms (Linux: utime + stime from /proc). */
-const cpuMs = (pid: number): number => {
-  const fields = Fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
 }
 
 /** Transactions committed in the current database so far. */
@@ -244,10 +238,10 @@ const throughputPart = Effect.gen(function*() {
   const results: Array<{ concurrency: number; parley: Loop; plain: Loop; cpu: number; commits: number }> = []
   for (const concurrency of CONCURRENCY) {
     phaseOf(`c${concurrency}`)
-    const cpuBefore = cpuMs(pid)
+    const cpuBefore = cpuMillisOf(pid)
     const commitsBefore = yield* commits(pg)
     const parley = yield* closedLoop(concurrency, SECONDS, parleyRun)
-    const cpu = (cpuMs(pid) - cpuBefore) / parley.runs
+    const cpu = (cpuMillisOf(pid) - cpuBefore) / parley.runs
     // PostgreSQL publishes a backend's counters when it goes idle, at most every second (PGSTAT_MIN_INTERVAL).
     yield* Effect.sleep(Duration.seconds(11))
     const committed = ((yield* commits(pg)) - commitsBefore) / parley.runs
