@@ -25,7 +25,8 @@
  *   npm run bench:overload
  *
  * OVERLOAD_NODE_FLAGS adds Node flags to every node of the run (to try the
- * collector's sizes, say); OVERLOAD_SKIP_EFFECT_SCHEDULER=1 leaves out the
+ * collector's sizes, say; through NODE_OPTIONS, so it cannot undo the nodes'
+ * own `NODE_FLAGS`, which are on their command line); OVERLOAD_SKIP_EFFECT_SCHEDULER=1 leaves out the
  * third node, and OVERLOAD_PEAK=<turns/s> the baseline node (the peak an
  * earlier run found is given instead of measured). Shorter runs for
  * development: OVERLOAD_SECONDS, REST_SECONDS and SWEEP_SECONDS override the

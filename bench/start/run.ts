@@ -20,6 +20,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
+import { NODE_FLAGS } from "../../scripts/cluster/Nodes.js"
 import { freePort } from "../../test/support/ParleyProcess.js"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
@@ -81,7 +82,7 @@ const main = async () => {
     `start benchmark: ${Os.cpus().length} CPUs (${Os.cpus()[0]?.model ?? "?"}), Node ${process.version}, ` +
       `load average ${Os.loadavg()[0]!.toFixed(2)}; embedded database in ${scratch}`
   )
-  const start = [process.execPath, "scripts/start.mjs", "serve"]
+  const start = [process.execPath, ...NODE_FLAGS, "scripts/start.mjs", "serve"]
   try {
     Fs.rmSync(Path.join(root, ".build"), { recursive: true, force: true })
     const first = await timeToReady(start, Path.join(scratch, "a"))
@@ -96,7 +97,10 @@ const main = async () => {
 
     if (!process.argv.includes("--no-baseline")) {
       const tsc = await timeToEnd(["npm", "run", "--silent", "build"])
-      const node = await timeToReady([process.execPath, "dist/main.js", "serve"], Path.join(scratch, "b"))
+      const node = await timeToReady(
+        [process.execPath, ...NODE_FLAGS, "dist/main.js", "serve"],
+        Path.join(scratch, "b")
+      )
       console.log(
         `baseline, before issue 11 (tsc build, then node dist/main.js on a new database): ${seconds(tsc + node)} ` +
           `(npm run build ${seconds(tsc)}, then ready in ${seconds(node)})`

@@ -8,6 +8,7 @@ import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
+import { NODE_FLAGS } from "../../scripts/cluster/Nodes.js"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 
@@ -32,7 +33,7 @@ export const startBundled = (args: ReadonlyArray<string>, env: Record<string, st
   spawnNode(["scripts/start.mjs", ...args], env)
 
 const spawnNode = (argv: ReadonlyArray<string>, env: Record<string, string>): ParleyProcess => {
-  const child = spawn(process.execPath, argv, {
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...argv], {
     cwd: root,
     env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"]
