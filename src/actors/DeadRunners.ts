@@ -3,7 +3,7 @@
  *
  * Shard locks are rows that expire (`Cluster.ts`): right for a node that
  * froze, which must not be robbed while it might still run, but a node whose
- * process is gone waits out the same expiration (4 s by default) and then the
+ * process is gone waits out the same expiration (3 s by default) and then the
  * library's next attempt to acquire (up to 1 s more): failover p99 was 5-6 s.
  * A process that is gone says so: its runner port refuses connections (a
  * frozen process's kernel still accepts them, and a slow node answers). So

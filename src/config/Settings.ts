@@ -251,7 +251,7 @@ export const RunnerAddressSettings = Config.all({
  */
 export const ShardTiming = Config.all({
   lockExpiration: Config.duration("PARLEY_SHARD_LOCK_EXPIRATION").pipe(
-    Config.withDefault(Duration.seconds(4)),
+    Config.withDefault(Duration.seconds(3)),
     Config.withDescription(
       "A node that has not renewed its runner heartbeat for this long loses its shards (a dead one, whose runner port " +
         "refuses connections, at once)"

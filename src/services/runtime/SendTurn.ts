@@ -74,7 +74,7 @@ const brokeInTransport = (cause: Cause.Cause<unknown>) =>
 /**
  * How long one send waits before the turn is asked for again. Well above a
  * turn's time (milliseconds; a second or so on a saturated node), and short
- * against the lock expiration (4 s), so a frozen owner's turns are answered
+ * against the lock expiration (3 s), so a frozen owner's turns are answered
  * soon after its shards move.
  */
 export const ASK_AGAIN_AFTER = Duration.millis(1500)
