@@ -91,7 +91,6 @@ const builtMain = Path.join(root, "dist", "main.js")
 export const missingBuild = (): string | undefined =>
   Fs.existsSync(builtMain) ? undefined : `${builtMain} does not exist: run npm run build first`
 
-/** Run `parley <args>` with the repository as working directory. */
 /**
  * The V8 flags every Parley node runs with: `npm start` (package.json), the
  * image (Dockerfile) and the nodes started here (`npm run cluster`, the
@@ -106,6 +105,7 @@ export const missingBuild = (): string | undefined =>
  */
 export const NODE_FLAGS: ReadonlyArray<string> = ["--max-semi-space-size=32"]
 
+/** Run `parley <args>` with the repository as working directory. */
 export const spawnParley = (args: ReadonlyArray<string>, options: SpawnOptions): ParleyChild => {
   const entry = options.built
     ? [builtMain]
