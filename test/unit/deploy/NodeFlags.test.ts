@@ -1,8 +1,8 @@
 /**
  * Every way Parley starts a node runs it with the same V8 flags
- * (`NODE_FLAGS`, scripts/cluster/Nodes.ts): `npm start`, the image's command,
- * and the nodes `npm run cluster` and the tests start (which use the constant
- * itself).
+ * (`NODE_FLAGS`, scripts/cluster/Nodes.ts): `npm start`, `npm run parley`, the
+ * image's command, and the nodes `npm run cluster` and the tests start (which
+ * use the constant itself).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Fs from "node:fs"
@@ -29,6 +29,11 @@ describe("node flags", () => {
   it("npm start runs node with them before the start script", () => {
     const start: string = JSON.parse(read("package.json")).scripts.start
     expect(start).toBe(`node ${NODE_FLAGS.join(" ")} scripts/start.mjs`)
+  })
+
+  it("npm run parley (the CLI, serve among its commands) runs node with them before the entry point", () => {
+    const parley: string = JSON.parse(read("package.json")).scripts.parley
+    expect(parley).toBe(`node ${NODE_FLAGS.join(" ")} dist/main.js`)
   })
 
   it("the image runs node with them before its entry point", () => {
