@@ -9,6 +9,7 @@
  */
 import { HttpApp, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, HashSet, Metric } from "effect"
+import { withTags } from "../../observability/FixedTags.js"
 import { httpRequestDuration, httpRequests, httpRequestsInFlight } from "../../observability/Metrics.js"
 import { currentRequestFacts, type RequestFacts } from "../../observability/RequestLog.js"
 
@@ -49,9 +50,8 @@ export const metricsFor = (method: string, route: string, status: string): Tagge
   const key = `${method} ${route} ${status}`
   let metrics = taggedMetrics.get(key)
   if (metrics === undefined) {
-    const tagged = <M extends Metric.Metric<any, any, any>>(metric: M) =>
-      metric.pipe(Metric.tagged("method", method), Metric.tagged("route", route), Metric.tagged("status", status))
-    metrics = { requests: tagged(httpRequests), duration: tagged(httpRequestDuration) }
+    const tags = [["method", method], ["route", route], ["status", status]] as const
+    metrics = { requests: withTags(httpRequests, tags), duration: withTags(httpRequestDuration, tags) }
     // Routes are templates, so the combinations are few; the bound only guards against a surprise.
     if (taggedMetrics.size < TAGGED_METRICS_CAPACITY) taggedMetrics.set(key, metrics)
   }
