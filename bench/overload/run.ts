@@ -46,20 +46,16 @@ import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import { fileURLToPath } from "node:url"
-import { type ClusterNode, localCluster } from "../../test/support/LocalCluster.js"
-import { emptyDatabase } from "../../test/support/TestDatabase.js"
-import { benchNodeEnv, loadAverage, parleyTarget, verdict } from "../support/Parley.js"
+import type { ClusterNode } from "../../test/support/LocalCluster.js"
+import { benchNodeEnv, loadAverage, verdict } from "../support/Parley.js"
 import { cpuMillisOf } from "../support/ProcessCpu.js"
 import { runBench } from "../support/Run.js"
-import { load, percentile, type Target } from "../turns/Load.js"
+import { percentile } from "../turns/Load.js"
+import { closedLoop, freshNode, pointText, type Running, SESSIONS, type SweepPoint, UNBOUNDED } from "./Nodes.js"
 import { openLoop, type Sample } from "./OpenLoop.js"
 
 const seconds = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
 
-const SESSIONS = 400
-const WARM_UP_SECONDS = 15
-/** Below the default bound, so the warm-up is the same for both nodes. */
-const WARM_UP_CONNECTIONS = 16
 const SWEEP = [4, 8, 16, 24, 32, 64] as const
 const SWEEP_SECONDS = seconds("SWEEP_SECONDS", 8)
 /** How long the peak is measured again, at the sweep's best concurrency, before and after each bounded node's overload. */
@@ -89,7 +85,7 @@ const BOUNDS = Object.fromEntries(
 
 /** The nodes of a run: the same load against each. */
 const CONFIGS = [
-  { label: "baseline (no bounds)", env: { PARLEY_MAX_TURNS_IN_FLIGHT: "0", PARLEY_MAX_REQUESTS_IN_FLIGHT: "0" } },
+  { label: "baseline (no bounds)", env: UNBOUNDED },
   { label: "admission control (defaults)", env: {} },
   // What the node's scheduler (src/FairScheduler.ts) adds: the same bounds on Effect's own scheduler.
   { label: "admission control on Effect's scheduler", env: { PARLEY_SCHEDULER_SLICE: "0 millis" } }
@@ -135,36 +131,8 @@ const collectedMemory = (node: ClusterNode) =>
     return yield* Effect.dieMessage("the node's memory probe did not answer")
   })
 
-interface SweepPoint {
-  readonly connections: number
-  readonly turnsPerSecond: number
-  readonly p99: number
-  readonly refused: number
-  /** The node's CPU per answered turn, in ms (from /proc: user + system). */
-  readonly cpuPerTurn: number
-}
-
-/** A warmed node and the sessions its load goes to. */
-interface Running {
-  readonly node: ClusterNode
-  readonly target: Target
-}
-
-/** `connections` closed-loop clients for `seconds` (default `SWEEP_SECONDS`): one point of a sweep. */
-const closedLoop = (running: Running, connections: number, seconds = SWEEP_SECONDS) =>
-  Effect.gen(function*() {
-    const cpuBefore = cpuMillisOf(running.node.pid)
-    const result = yield* Effect.promise(() => load(running.target, connections, seconds))
-    return {
-      connections,
-      turnsPerSecond: result.ok / result.seconds,
-      p99: percentile(result.latencies, 99),
-      refused: result.failed,
-      cpuPerTurn: (cpuMillisOf(running.node.pid) - cpuBefore) / result.ok
-    } satisfies SweepPoint
-  })
-
-const sweep = (running: Running) => Effect.forEach(SWEEP, (connections) => closedLoop(running, connections))
+const sweep = (running: Running) =>
+  Effect.forEach(SWEEP, (connections) => closedLoop(running, connections, SWEEP_SECONDS))
 
 /** The node's turns bound, from its metrics (0: none). */
 const turnsLimitOf = (text: string): number => {
@@ -286,21 +254,8 @@ const gcPauses = (before: string, after: string) => {
   return { pauses, seconds: delta("_sum"), long: pauses - delta("_bucket") }
 }
 
-/**
- * A fresh node with `env` on a fresh database, warmed up, for the life of the
- * scope. Each node has a database of its own: the baseline leaves thousands of
- * stored turns that its clients gave up on, and a node started on the same
- * database would run them.
- */
-const freshNode = (config: (typeof CONFIGS)[number]) =>
-  Effect.gen(function*() {
-    const { url: databaseUrl } = yield* emptyDatabase
-    const cluster = yield* localCluster({ nodes: 1, databaseUrl, env: { ...NODE_ENV, ...BOUNDS, ...config.env } })
-    const node = cluster.nodes[0]!
-    const target = yield* parleyTarget([node.url], SESSIONS)
-    yield* Effect.promise(() => load(target, WARM_UP_CONNECTIONS, WARM_UP_SECONDS))
-    return { node, target } satisfies Running
-  })
+/** A fresh node of `config`, warmed up, for the life of the scope. */
+const freshNodeOf = (config: (typeof CONFIGS)[number]) => freshNode({ ...NODE_ENV, ...BOUNDS, ...config.env })
 
 /**
  * A warmed node offered `offered` turns/s open loop, then left to rest.
@@ -324,7 +279,7 @@ const overloadPhase = (
     // The node's own rate at its turns bound (closed loop, so the gate refuses nothing), in the minutes of its
     // overload: the machines here drift by a third within an hour, so the baseline's peak is not the only yardstick.
     const bound = turnsLimitOf(yield* scrape(node))
-    const ownBefore = bound > 0 ? yield* closedLoop(running, bound) : undefined
+    const ownBefore = bound > 0 ? yield* closedLoop(running, bound, SWEEP_SECONDS) : undefined
     yield* sleep(SETTLE_SECONDS)
     const before = yield* sampled(node, sleep(5))
     const rssBefore = percentile(before.samples.map((s) => s.rss), 50)
@@ -346,7 +301,7 @@ const overloadPhase = (
     const collectedAfter = yield* collectedMemory(node)
     const own = ownBefore === undefined
       ? undefined
-      : { connections: bound, before: ownBefore, after: yield* closedLoop(running, bound) }
+      : { connections: bound, before: ownBefore, after: yield* closedLoop(running, bound, SWEEP_SECONDS) }
     const yardstickAfter = yardstick === undefined ? undefined : yield* yardstick
     const answered = overload.result.samples.filter((s) => s.status === 200).length
     return {
@@ -395,12 +350,6 @@ const timeline = (samples: ReadonlyArray<Sample>) => {
   for (const s of samples) if (s.status === 200) buckets[Math.min(buckets.length - 1, Math.floor(s.due / 10_000))]!++
   return buckets.map((count) => (count / 10).toFixed(0)).join(" ")
 }
-
-/** A closed-loop point as the report prints it. */
-const pointText = (p: SweepPoint) =>
-  `${p.connections} conn ${p.turnsPerSecond.toFixed(0)}/s p99 ${p.p99.toFixed(0)} ms ${
-    p.cpuPerTurn.toFixed(1)
-  } ms CPU/turn`
 
 const meanRate = (pair: { readonly before: SweepPoint; readonly after: SweepPoint }) =>
   (pair.before.turnsPerSecond + pair.after.turnsPerSecond) / 2
@@ -508,7 +457,7 @@ const main = Effect.gen(function*() {
   )
   // OVERLOAD_PEAK (turns/s, a peak an earlier run found) leaves out the baseline node (a shorter run).
   const givenPeak = process.env.OVERLOAD_PEAK === undefined ? undefined : Number(process.env.OVERLOAD_PEAK)
-  const unbounded = givenPeak === undefined ? yield* freshNode(CONFIGS[0]) : undefined
+  const unbounded = givenPeak === undefined ? yield* freshNodeOf(CONFIGS[0]) : undefined
   const points = unbounded === undefined ? [] : yield* sweep(unbounded)
   if (points.length > 0) {
     console.log(
@@ -526,7 +475,7 @@ const main = Effect.gen(function*() {
     ? undefined
     : closedLoop(unbounded, best.connections, YARDSTICK_SECONDS)
   const bounded = (config: (typeof CONFIGS)[number]) =>
-    Effect.scoped(Effect.flatMap(freshNode(config), (running) => overloadPhase(config, running, offered, yardstick)))
+    Effect.scoped(Effect.flatMap(freshNodeOf(config), (running) => overloadPhase(config, running, offered, yardstick)))
   const admitted = yield* bounded(CONFIGS[1])
   // OVERLOAD_SKIP_EFFECT_SCHEDULER=1 leaves out the third node (a shorter run).
   const effectScheduler = process.env.OVERLOAD_SKIP_EFFECT_SCHEDULER === "1" ? undefined : yield* bounded(CONFIGS[2])
@@ -561,6 +510,6 @@ const main = Effect.gen(function*() {
   )
   line(`RSS ${REST_SECONDS} s after the load within 20% of before`, pct(rss - 1), rss <= 1.2)
   console.log(`\nload average at the end: ${loadAverage()}`)
-}).pipe(Effect.scoped)
+})
 
 runBench(main)
