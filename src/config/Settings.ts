@@ -313,7 +313,7 @@ export const TurnLimits = Config.all({
  */
 export const AdmissionSettings = Config.all({
   maxTurnsInFlight: Config.integer("PARLEY_MAX_TURNS_IN_FLIGHT").pipe(
-    Config.withDefault(24),
+    Config.withDefault(32),
     Config.validate({ message: "Expected 0 (no bound) or more", validation: (n) => n >= 0 }),
     Config.withDescription("Turns a node takes on at once; more are refused with 503 and Retry-After (0: no bound)")
   ),
