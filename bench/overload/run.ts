@@ -9,8 +9,8 @@
  *    saturation rate (the node with admission control is not swept:
  *    closed-loop clients resend a refused turn at once, which no client that
  *    honours `Retry-After` does);
- * 2. each node in turn gets open-loop load (`OpenLoop.ts`) at 2× that rate for
- *    60 s, every request a turn with its own key and a 10 s client time-out,
+ * 2. each node in turn gets open-loop load (`OpenLoop.ts`) at 2× the peak for
+ *    60 s (a bounded node, 2× the peak measured again just before it, below), every request a turn with its own key and a 10 s client time-out,
  *    then 60 s of rest; the nodes with admission control first, the unbounded
  *    one last (its overload leaves it full of turns nobody waits for).
  *
@@ -19,7 +19,10 @@
  * bounded node's overload (just before it, and just after its rest) the
  * unbounded node, idle meanwhile, is run again closed loop at the sweep's best
  * concurrency: the peak in the same minutes, the yardstick of the goodput
- * target (the sweep's best is printed beside it). A node with a turns bound is
+ * target (the sweep's best is printed beside it). The first of the two also
+ * sets the rate the bounded node is offered: twice the saturation rate of
+ * those minutes, not of the sweep's luckiest sample (which offered 2.7× in
+ * one run once the machine had slowed). A node with a turns bound is
  * also run closed loop at that bound (nothing is refused) at the same moments:
  * its own rate. Every closed-loop figure and the overload carry the node's CPU
  * per answered turn (from /proc), which tells what a refusal costs the node.
@@ -142,6 +145,8 @@ const turnsLimitOf = (text: string): number => {
 
 interface Phase {
   readonly label: string
+  /** The open-loop rate it was offered, turns/s. */
+  readonly offered: number
   /** A node with a turns bound: its own closed-loop rate at that bound, just before the overload and after the rest. */
   readonly own: { readonly connections: number; readonly before: SweepPoint; readonly after: SweepPoint } | undefined
   /** The peak, measured again on the unbounded node just before this node's overload and just after its rest. */
@@ -258,23 +263,25 @@ const gcPauses = (before: string, after: string) => {
 const freshNodeOf = (config: (typeof CONFIGS)[number]) => freshNode({ ...NODE_ENV, ...BOUNDS, ...config.env })
 
 /**
- * A warmed node offered `offered` turns/s open loop, then left to rest.
+ * A warmed node offered twice the peak open loop, then left to rest.
  * `yardstick`, when given, is the peak measured again (on the unbounded node)
- * just before the overload and just after the rest.
+ * just before the overload and just after the rest; the first sets the rate.
+ * Without it, `peak` does.
  */
 const overloadPhase = (
   config: (typeof CONFIGS)[number],
   running: Running,
-  offered: number,
+  peak: number,
   yardstick: Effect.Effect<SweepPoint> | undefined
 ) =>
   Effect.gen(function*() {
     const { node, target } = running
+    const yardstickBefore = yardstick === undefined ? undefined : yield* yardstick
+    const offered = OFFERED * (yardstickBefore?.turnsPerSecond ?? peak)
     console.log(
       `${config.label}: offering ${offered.toFixed(0)} turns/s for ${OVERLOAD_SECONDS} s ` +
         `(load average ${loadAverage()})`
     )
-    const yardstickBefore = yardstick === undefined ? undefined : yield* yardstick
 
     // The node's own rate at its turns bound (closed loop, so the gate refuses nothing), in the minutes of its
     // overload: the machines here drift by a third within an hour, so the baseline's peak is not the only yardstick.
@@ -306,6 +313,7 @@ const overloadPhase = (
     const answered = overload.result.samples.filter((s) => s.status === 200).length
     return {
       label: config.label,
+      offered,
       own,
       yardstick: yardstickBefore === undefined || yardstickAfter === undefined
         ? undefined
@@ -354,7 +362,8 @@ const timeline = (samples: ReadonlyArray<Sample>) => {
 const meanRate = (pair: { readonly before: SweepPoint; readonly after: SweepPoint }) =>
   (pair.before.turnsPerSecond + pair.after.turnsPerSecond) / 2
 
-const report = (phase: Phase, sweepPeak: number, offered: number) => {
+const report = (phase: Phase, sweepPeak: number) => {
+  const offered = phase.offered
   const { ok, other, overloaded, timedOut } = outcomes(phase.samples)
   const total = phase.samples.length
   const goodput = ok.length / OVERLOAD_SECONDS
@@ -469,21 +478,24 @@ const main = Effect.gen(function*() {
     undefined
   )
   const sweepPeak = best?.turnsPerSecond ?? givenPeak!
-  const offered = OFFERED * sweepPeak
   // The peak again, at the sweep's best concurrency, in the minutes of each overload (see the module comment).
   const yardstick = unbounded === undefined || best === undefined
     ? undefined
     : closedLoop(unbounded, best.connections, YARDSTICK_SECONDS)
   const bounded = (config: (typeof CONFIGS)[number]) =>
-    Effect.scoped(Effect.flatMap(freshNodeOf(config), (running) => overloadPhase(config, running, offered, yardstick)))
+    Effect.scoped(
+      Effect.flatMap(freshNodeOf(config), (running) => overloadPhase(config, running, sweepPeak, yardstick))
+    )
   const admitted = yield* bounded(CONFIGS[1])
   // OVERLOAD_SKIP_EFFECT_SCHEDULER=1 leaves out the third node (a shorter run).
   const effectScheduler = process.env.OVERLOAD_SKIP_EFFECT_SCHEDULER === "1" ? undefined : yield* bounded(CONFIGS[2])
-  const baseline = unbounded === undefined ? undefined : yield* overloadPhase(CONFIGS[0], unbounded, offered, undefined)
+  const baseline = unbounded === undefined
+    ? undefined
+    : yield* overloadPhase(CONFIGS[0], unbounded, sweepPeak, undefined)
 
-  if (baseline !== undefined) report(baseline, sweepPeak, offered)
-  const result = report(admitted, sweepPeak, offered)
-  if (effectScheduler !== undefined) report(effectScheduler, sweepPeak, offered)
+  if (baseline !== undefined) report(baseline, sweepPeak)
+  const result = report(admitted, sweepPeak)
+  if (effectScheduler !== undefined) report(effectScheduler, sweepPeak)
 
   const peak = admitted.yardstick === undefined ? sweepPeak : meanRate(admitted.yardstick)
   const rejectedP99 = percentile(result.overloaded.map((s) => s.millis), 99)
