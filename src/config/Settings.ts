@@ -340,6 +340,16 @@ export const SchedulerSlice = Config.duration("PARLEY_SCHEDULER_SLICE").pipe(
 )
 
 /**
+ * How many new connections a node's HTTP server may accept per turn of its
+ * event loop (see `http/MultiAccept.ts`); 1 is Node's own one.
+ */
+export const AcceptsPerTurn = Config.integer("PARLEY_ACCEPTS_PER_TURN").pipe(
+  Config.withDefault(8),
+  Config.validate({ message: "Expected 1 to 64", validation: (n) => n >= 1 && n <= 64 }),
+  Config.withDescription("New connections the HTTP server may accept per turn of the event loop (1: Node's one)")
+)
+
+/**
  * The operator's exceptions to the outbound address rule (HTTP tools, LLM
  * base URLs): CIDR ranges and host names an outbound call may reach although
  * they are loopback, private or link-local. Empty: public addresses only.
@@ -533,6 +543,7 @@ export const environmentVariables = [
   "PARLEY_MAX_TURNS_IN_FLIGHT",
   "PARLEY_MAX_REQUESTS_IN_FLIGHT",
   "PARLEY_SCHEDULER_SLICE",
+  "PARLEY_ACCEPTS_PER_TURN",
   "PARLEY_TOOL_ALLOWED_HOSTS",
   "PARLEY_SESSION_MAX_AGE",
   "PARLEY_SESSION_IDLE_TIMEOUT",

@@ -15,21 +15,41 @@
  * app's middleware refuses the same requests with the same answers.
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Runtime } from "effect"
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import type { ListenOptions } from "node:net"
+import { AcceptsPerTurn } from "../config/Settings.js"
+import { acceptMore } from "./MultiAccept.js"
 import { createStartingServer } from "./StartingServer.js"
 
 /** Answers a request and returns `true`, or leaves it to the app and returns `false`. */
 export type Guard = (request: IncomingMessage, response: ServerResponse) => boolean
 
 export class FrontDoor extends Effect.Service<FrontDoor>()("parley/http/FrontDoor", {
-  sync: () => {
+  effect: Effect.gen(function*() {
+    const accepts = yield* AcceptsPerTurn
+    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
     let guard: Guard | undefined
 
-    /** A starting server whose `request` events meet the guard before any listener. */
+    /** Once listening, the server accepts up to `accepts` connections per turn of the event loop (`MultiAccept.ts`). */
+    const acceptMany = (server: Server) =>
+      acceptMore(server, accepts - 1).then((got) => {
+        if (got < accepts - 1) {
+          runFork(
+            Effect.logWarning("The HTTP server accepts fewer new connections per turn of the event loop than set").pipe(
+              Effect.annotateLogs({ set: accepts, accepting: got + 1 })
+            )
+          )
+        }
+      })
+
+    /**
+     * A starting server whose `request` events meet the guard before any
+     * listener, and which accepts several connections per turn.
+     */
     const createServer = (): Server => {
       const server = createStartingServer()
+      if (accepts > 1) server.once("listening", () => void acceptMany(server))
       const emit = server.emit
       // Node delivers a request by emitting it; answered here, no listener hears of it.
       server.emit = function(this: Server, event: string | symbol, ...args: Array<any>): boolean {
@@ -52,7 +72,7 @@ export class FrontDoor extends Effect.Service<FrontDoor>()("parley/http/FrontDoo
       )
 
     return { createServer, guarded } as const
-  }
+  })
 }) {}
 
 /** A Node HTTP server with a front door, listening as `options` say; the door is in the context for the app. */
