@@ -20,9 +20,9 @@
  * listening socket, each watched by the event loop and each accepting one
  * connection per turn: Node 20 has no `dup`, so a helper process receives the
  * server's handle over IPC and sends it back that many times (each message
- * carries a new descriptor, SCM_RIGHTS). Not in Parley: a measured lead for
- * what a node could do (nginx's `multi_accept`; Node >= 22.12 offers
- * `reusePort` instead). On 28 November 2026, same machine: the 50 new
+ * carries a new descriptor, SCM_RIGHTS), as a Parley node's server does
+ * (`src/http/MultiAccept.ts`, `PARLEY_ACCEPTS_PER_TURN`; nginx's
+ * `multi_accept`, in effect). On 28 November 2026, same machine: the 50 new
  * connections answered within 31-104 ms with 7 duplicates, 31-561 ms without
  * (kept-alive ones 11-18 and 10-15 ms).
  *
