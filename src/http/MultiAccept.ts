@@ -35,8 +35,9 @@ const handleOf = (server: Server): unknown => (server as unknown as { readonly _
 
 /**
  * Gives the listening `server` `extra` more descriptors of its socket, each
- * accepting for it; resolves with how many it got (0 when `extra` is 0, the
- * server is not listening on a handle, or the helper failed or timed out).
+ * accepting for it; resolves with how many it got (fewer when the helper
+ * failed or timed out, 0 when `extra` is 0 or the server is not listening on
+ * a handle).
  */
 export const acceptMore = (server: Server, extra: number): Promise<number> => {
   const handle = handleOf(server)
@@ -66,10 +67,17 @@ export const acceptMore = (server: Server, extra: number): Promise<number> => {
       if (message !== "duplicate") return
       // A server closed meanwhile takes no more descriptors: this one is closed at once.
       const accepting = new Net.Server((socket) => server.emit("connection", socket))
+      // An accept that fails (out of descriptors, say) is the server's error, as on its own descriptor.
+      accepting.on("error", (error) => server.emit("error", error))
       accepting.listen(duplicate as Net.ListenOptions)
       if (server.listening) duplicates.push(accepting)
       else accepting.close()
     })
-    helper.send(extra, handle as Net.Server)
+    try {
+      helper.send(extra, handle as Net.Server)
+    } catch {
+      // No channel (the helper did not start): its `error` or `exit` settles.
+      helper.kill("SIGKILL")
+    }
   })
 }
