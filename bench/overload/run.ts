@@ -9,8 +9,9 @@
  *    saturation rate (the node with admission control is not swept:
  *    closed-loop clients resend a refused turn at once, which no client that
  *    honours `Retry-After` does);
- * 2. each node in turn gets open-loop load (`OpenLoop.ts`) at 2× the peak for
- *    60 s (a bounded node, 2× the peak measured again just before it, below), every request a turn with its own key and a 10 s client time-out,
+ * 2. each node in turn gets open-loop load (`OpenLoop.ts`) at 2× the peak (a
+ *    bounded node, 2× the peak measured again just before it, below) for
+ *    60 s, every request a turn with its own key and a 10 s client time-out,
  *    then 60 s of rest; the nodes with admission control first, the unbounded
  *    one last (its overload leaves it full of turns nobody waits for).
  *

@@ -48,6 +48,17 @@ describe("acceptMore", () => {
     await new Promise<void>((resolve) => server.close(() => resolve()))
   })
 
+  it("accepts through the duplicates for the server's handler when its own descriptor no longer does", async () => {
+    const server = await listening((_request, response) => response.end("served"))
+    const port = portOf(server)
+    expect(await acceptMore(server, 2)).toBe(2)
+    // Closes only the server's own descriptor (not through its close, which closes the duplicates too).
+    Net.Server.prototype.close.call(server)
+    expect(await get(port)).toEqual({ body: "served" })
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+    expect(await connects(port)).toBe(false)
+  })
+
   it("stops every descriptor from accepting when the server closes", async () => {
     const server = await listening((_request, response) => response.end("served"))
     const port = portOf(server)
