@@ -111,6 +111,11 @@ const chaos = (name: string, seed: number, fault: (stage: Stage) => Promise<stri
           `${chat.abandoned()} attempts abandoned by their clients, ${chat.refusals.length} answers to retry; ` +
           described
       )
+      // What the nodes logged at Error (none, when all is well): the cause behind a check that fails, such as a 500.
+      const errors = cluster.nodes.flatMap((node) =>
+        node.output().split("\n").filter((line) => line.includes(`"logLevel":"ERROR"`)).slice(0, 3)
+      )
+      if (errors.length > 0) console.log(`chaos, ${name}: the nodes logged at Error:\n${errors.join("\n")}`)
       return { chat, problems, fencing, turns }
     })
 
