@@ -17,4 +17,4 @@ USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "--max-semi-space-size=32", "dist/main.js", "serve"]
+CMD ["node", "--max-semi-space-size=32", "--v8-pool-size=1", "dist/main.js", "serve"]

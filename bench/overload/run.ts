@@ -73,10 +73,13 @@ const OFFERED = 2
 const probe = fileURLToPath(new URL("./MemoryProbe.mjs", import.meta.url))
 /** The prefix of the line `MemoryProbe.mjs` prints. */
 const MEMORY_LINE = "overload-bench-memory "
+const loopProbe = fileURLToPath(new URL("./LoopProbe.mjs", import.meta.url))
+/** The prefix of the line `LoopProbe.mjs` prints every second. */
+const LOOP_LINE = "overload-bench-loop "
 const NODE_ENV = {
   ...benchNodeEnv(),
   // OVERLOAD_NODE_FLAGS: more Node flags for every node of the run (e.g. the collector's sizes), to try them.
-  NODE_OPTIONS: `--expose-gc --import ${probe} ${process.env.OVERLOAD_NODE_FLAGS ?? ""}`.trim()
+  NODE_OPTIONS: `--expose-gc --import ${probe} --import ${loopProbe} ${process.env.OVERLOAD_NODE_FLAGS ?? ""}`.trim()
 }
 
 /** Bounds to try instead of the defaults (for sizing them), from the benchmark's own environment. */
@@ -121,6 +124,33 @@ interface Memory {
   readonly external: number
   readonly arrayBuffers: number
 }
+
+/** The counters `LoopProbe.mjs` printed last (they only grow), in ms. */
+interface LoopCounters {
+  readonly stalls: number
+  readonly stallMs: number
+  readonly gcMs: number
+  readonly waitMs: number
+  readonly runMs: number
+  readonly mainRunMs: number
+  readonly mainWaitMs: number
+}
+
+const loopCountersOf = (node: ClusterNode): LoopCounters => {
+  const parts = node.output().split(LOOP_LINE)
+  return JSON.parse(parts[parts.length - 1]!.split("\n")[0]!) as LoopCounters
+}
+
+/** What the loop probe counted between two readings. */
+const loopBetween = (before: LoopCounters, after: LoopCounters): LoopCounters => ({
+  stalls: after.stalls - before.stalls,
+  stallMs: after.stallMs - before.stallMs,
+  gcMs: after.gcMs - before.gcMs,
+  waitMs: after.waitMs - before.waitMs,
+  runMs: after.runMs - before.runMs,
+  mainRunMs: after.mainRunMs - before.mainRunMs,
+  mainWaitMs: after.mainWaitMs - before.mainWaitMs
+})
 
 /** A full GC in the node, then its memory, as the probe prints it. */
 const collectedMemory = (node: ClusterNode) =>
@@ -176,6 +206,8 @@ interface Phase {
     readonly loopDelayMax: string
     /** The collector's pauses during the load: how many, their total, and how many took longer than 25 ms. */
     readonly gc: { readonly pauses: number; readonly seconds: number; readonly long: number }
+    /** The event loop's stalls during the load and what they were made of (`LoopProbe.mjs`). */
+    readonly loop: LoopCounters
   }
 }
 
@@ -294,6 +326,7 @@ const overloadPhase = (
     const collectedBefore = yield* collectedMemory(node)
     const metricsBefore = yield* scrape(node)
     const cpuBefore = { node: cpuSecondsOf(node.pid), load: process.cpuUsage() }
+    const loopBefore = loopCountersOf(node)
     const overload = yield* sampled(
       node,
       Effect.promise(() => openLoop(target, { rate: offered, seconds: OVERLOAD_SECONDS, timeoutMs: CLIENT_TIMEOUT_MS }))
@@ -303,6 +336,7 @@ const overloadPhase = (
       node: cpuSecondsOf(node.pid) - cpuBefore.node,
       load: (generator.user + generator.system) / 1e6
     }
+    const loop = loopBetween(loopBefore, loopCountersOf(node))
     const metricsAfter = yield* scrape(node)
     const rest = yield* sampled(node, sleep(REST_SECONDS))
     const rssAfter = rest.samples[rest.samples.length - 1]!.rss
@@ -336,7 +370,8 @@ const overloadPhase = (
         admittedP99: serverPercentile(metricsBefore, metricsAfter, 200, 0.99),
         loopDelayP99: loopDelayOf(metricsAfter, "p99"),
         loopDelayMax: loopDelayOf(metricsAfter, "max"),
-        gc: gcPauses(metricsBefore, metricsAfter)
+        gc: gcPauses(metricsBefore, metricsAfter),
+        loop
       }
     } satisfies Phase
   })
@@ -409,6 +444,15 @@ const report = (phase: Phase, sweepPeak: number) => {
       `event-loop delay p99 ${phase.inside.loopDelayP99}, max ${phase.inside.loopDelayMax} ` +
       `(the load's own p99: ${phase.clientLoopDelayP99.toFixed(0)} ms); ${phase.inside.gc.pauses} GC pauses, ` +
       `${(phase.inside.gc.seconds * 1000).toFixed(0)} ms in all, ${phase.inside.gc.long} longer than 25 ms`
+  )
+  const { loop } = phase.inside
+  console.log(
+    `  the node's main thread during the load: ran ${pct(loop.mainRunMs / (OVERLOAD_SECONDS * 1000))} of the time, ` +
+      `waited for a CPU ${pct(loop.mainWaitMs / (OVERLOAD_SECONDS * 1000))}; its other threads (the collector's ` +
+      `helpers, the compiler) ${(phase.cpuShare.node - loop.mainRunMs / (OVERLOAD_SECONDS * 1000)).toFixed(2)} CPUs. ` +
+      `${loop.stalls} event-loop stalls longer than 20 ms, ${loop.stallMs.toFixed(0)} ms in all: the main thread ` +
+      `waited for a CPU ${pct(loop.waitMs / loop.stallMs)} of it and ran ${pct(loop.runMs / loop.stallMs)}, ` +
+      `the collector's pauses ${pct(loop.gcMs / loop.stallMs)} (part of either)`
   )
   console.log(
     `  refused (503) p99 by 10 s: ${

@@ -102,8 +102,14 @@ export const missingBuild = (): string | undefined =>
  * GC pauses 775 against 1,308, 463 against 946, 673 against 1,286; refusals
  * p99 55.3 against 81.4 ms, 86 against 105 ms, 47.5 against 94.2 ms. It
  * costs up to 48 MB more of RSS at the peak of a node's young generation.
+ * One V8 worker thread instead of Node's four: the event loop needs a CPU of
+ * its own, and the collector's helpers took it (under overload on 2 CPUs the
+ * main thread waited for a CPU 20% of the time, 35% of the event loop's
+ * stalls). Two paired runs (`bench:overload`'s loop probe in both nodes):
+ * refusals p99 56.7 against 62.1 ms and 52.0 against 66.3 ms, goodput 5-6%
+ * higher, the stalls' wait for a CPU 1.2 s against 3.1 s; GC pauses longer.
  */
-export const NODE_FLAGS: ReadonlyArray<string> = ["--max-semi-space-size=32"]
+export const NODE_FLAGS: ReadonlyArray<string> = ["--max-semi-space-size=32", "--v8-pool-size=1"]
 
 /** Run `parley <args>` with the repository as working directory. */
 export const spawnParley = (args: ReadonlyArray<string>, options: SpawnOptions): ParleyChild => {
