@@ -27,12 +27,13 @@ export interface Running {
  * A fresh node with `env` on a fresh database, warmed up, for the life of the
  * scope. Each node has a database of its own: an unbounded node under overload
  * leaves thousands of stored turns that its clients gave up on, and a node
- * started on the same database would run them.
+ * started on the same database would run them. `nodeFlags` follow the
+ * node's own Node flags (a later flag wins).
  */
-export const freshNode = (env: Record<string, string>) =>
+export const freshNode = (env: Record<string, string>, nodeFlags: ReadonlyArray<string> = []) =>
   Effect.gen(function*() {
     const { url: databaseUrl } = yield* emptyDatabase
-    const cluster = yield* localCluster({ nodes: 1, databaseUrl, env })
+    const cluster = yield* localCluster({ nodes: 1, databaseUrl, env, nodeFlags })
     const node = cluster.nodes[0]!
     const target = yield* parleyTarget([node.url], SESSIONS)
     yield* Effect.promise(() => load(target, WARM_UP_CONNECTIONS, WARM_UP_SECONDS))

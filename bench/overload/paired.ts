@@ -19,11 +19,14 @@
  *
  *   npm run bench:overload:paired
  *   PAIRED_BOUNDS=24,32,48 npm run bench:overload:paired
+ *   PAIRED_FLAGS="|--v8-pool-size=4" npm run bench:overload:paired
  *
  * PAIRED_ROUNDS (6), PAIRED_SECONDS (10), PAIRED_CONNECTIONS (32, the
  * unbounded node's closed-loop concurrency), PAIRED_BOUNDS (the turns bounds
- * to compare, one node each: `PARLEY_MAX_TURNS_IN_FLIGHT`; unset, one node
- * with the defaults).
+ * to compare, one node each: `PARLEY_MAX_TURNS_IN_FLIGHT`), PAIRED_FLAGS (Node
+ * flags to compare, one node per `|`-separated set, after the nodes' own
+ * `NODE_FLAGS`; an empty set is the defaults). With neither, one node with the
+ * defaults.
  */
 import { Effect } from "effect"
 import * as Os from "node:os"
@@ -37,15 +40,31 @@ import { openLoop } from "./OpenLoop.js"
 const ROUNDS = Number(process.env.PAIRED_ROUNDS ?? 6)
 const SECONDS = Number(process.env.PAIRED_SECONDS ?? 10)
 const CONNECTIONS = Number(process.env.PAIRED_CONNECTIONS ?? 32)
-/** The bounds to compare; `undefined` is the node's default. */
-const BOUNDS: ReadonlyArray<number | undefined> = process.env.PAIRED_BOUNDS
-  ? process.env.PAIRED_BOUNDS.split(",").map(Number)
-  : [undefined]
+/** A bounded node to compare: its name, its environment beyond the run's, and its Node flags beyond the nodes' own. */
+interface Variant {
+  readonly name: string
+  readonly env: Record<string, string>
+  readonly flags: ReadonlyArray<string>
+}
+
+const flagsVariant = (set: string): Variant => {
+  const flags = set.trim().split(/\s+/).filter((flag) => flag.length > 0)
+  return { name: flags.length === 0 ? "defaults" : flags.join(" "), env: {}, flags }
+}
+
+const VARIANTS: ReadonlyArray<Variant> = process.env.PAIRED_BOUNDS
+  ? process.env.PAIRED_BOUNDS.split(",").map((bound) => ({
+    name: `bound ${Number(bound)}`,
+    env: { PARLEY_MAX_TURNS_IN_FLIGHT: String(Number(bound)) },
+    flags: []
+  }))
+  : process.env.PAIRED_FLAGS !== undefined
+  ? process.env.PAIRED_FLAGS.split("|").map(flagsVariant)
+  : [flagsVariant("")]
 const OFFERED = 2
 const CLIENT_TIMEOUT_MS = 10_000
 
 const pct = (share: number) => `${(100 * share).toFixed(1)}%`
-const nameOf = (bound: number | undefined) => (bound === undefined ? "defaults" : `bound ${bound}`)
 
 /** One bounded node's windows, summed over the rounds. */
 interface Tally {
@@ -53,24 +72,26 @@ interface Tally {
   goodput: number
   admitted: Array<number>
   refused: Array<number>
+  /** Refusals on connections the client had kept alive (not opened for them). */
+  refusedKept: Array<number>
 }
 
 const main = Effect.gen(function*() {
   console.log(
     `paired overload benchmark: ${Os.cpus().length} CPUs (${Os.cpus()[0]?.model ?? "?"}), Node ${process.version}; ` +
       `load average ${loadAverage()}; ${SESSIONS} sessions of an echo Assistant on each node, ${ROUNDS} rounds of ` +
-      `${SECONDS} s + ${SECONDS} s for each of ${BOUNDS.map(nameOf).join(", ")}\n`
+      `${SECONDS} s + ${SECONDS} s for each of ${VARIANTS.map((variant) => variant.name).join(", ")}\n`
   )
   const env = benchNodeEnv()
   const unbounded = yield* freshNode({ ...env, ...UNBOUNDED })
   const bounded = []
-  for (const bound of BOUNDS) {
-    const node = yield* freshNode(bound === undefined ? env : { ...env, PARLEY_MAX_TURNS_IN_FLIGHT: String(bound) })
-    bounded.push({ bound, node, tally: { peak: 0, goodput: 0, admitted: [], refused: [] } as Tally })
+  for (const variant of VARIANTS) {
+    const node = yield* freshNode({ ...env, ...variant.env }, variant.flags)
+    bounded.push({ variant, node, tally: { peak: 0, goodput: 0, admitted: [], refused: [], refusedKept: [] } as Tally })
   }
   for (let round = 1; round <= ROUNDS; round++) {
     for (let k = 0; k < bounded.length; k++) {
-      const { bound, node, tally } = bounded[(round - 1 + k) % bounded.length]!
+      const { node, tally, variant } = bounded[(round - 1 + k) % bounded.length]!
       const peak = yield* closedLoop(unbounded, CONNECTIONS, SECONDS)
       const rate = OFFERED * peak.turnsPerSecond
       const cpuBefore = cpuMillisOf(node.node.pid)
@@ -87,8 +108,9 @@ const main = Effect.gen(function*() {
       tally.goodput += goodput
       tally.admitted.push(...answered.map((s) => s.millis))
       tally.refused.push(...refused.map((s) => s.millis))
+      tally.refusedKept.push(...refused.filter((s) => !s.fresh).map((s) => s.millis))
       console.log(
-        `  round ${round}, ${nameOf(bound)}: peak ${pointText(peak)} | offered ${rate.toFixed(0)}/s: goodput ${
+        `  round ${round}, ${variant.name}: peak ${pointText(peak)} | offered ${rate.toFixed(0)}/s: goodput ${
           goodput.toFixed(0)
         }/s ${cpuPerTurn.toFixed(1)} ms CPU/turn, ${refused.length} refused, ${other} other | ${
           pct(goodput / peak.turnsPerSecond)
@@ -97,14 +119,16 @@ const main = Effect.gen(function*() {
     }
   }
   console.log("")
-  for (const { bound, tally } of bounded) {
+  for (const { tally, variant } of bounded) {
     const share = tally.goodput / tally.peak
     console.log(
-      `  ${nameOf(bound)}: goodput >= 90% of the peak in the same minutes`.padEnd(64) + `${pct(share)}`.padEnd(12) +
+      `  ${variant.name}: goodput >= 90% of the peak in the same minutes`.padEnd(64) + `${pct(share)}`.padEnd(12) +
         verdict(share >= 0.9) +
         `   admitted p50 ${percentile(tally.admitted, 50).toFixed(0)} p99 ${
           percentile(tally.admitted, 99).toFixed(0)
-        } ms, refused p99 ${percentile(tally.refused, 99).toFixed(0)} ms`
+        } ms, refused p99 ${percentile(tally.refused, 99).toFixed(0)} ms (on kept-alive connections ${
+          percentile(tally.refusedKept, 99).toFixed(0)
+        } ms)`
     )
   }
   console.log(`load average at the end: ${loadAverage()}`)

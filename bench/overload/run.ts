@@ -134,6 +134,8 @@ interface LoopCounters {
   readonly runMs: number
   readonly mainRunMs: number
   readonly mainWaitMs: number
+  /** When the probe printed them (between two readings: how long apart). */
+  readonly at: number
 }
 
 const loopCountersOf = (node: ClusterNode): LoopCounters => {
@@ -149,7 +151,8 @@ const loopBetween = (before: LoopCounters, after: LoopCounters): LoopCounters =>
   waitMs: after.waitMs - before.waitMs,
   runMs: after.runMs - before.runMs,
   mainRunMs: after.mainRunMs - before.mainRunMs,
-  mainWaitMs: after.mainWaitMs - before.mainWaitMs
+  mainWaitMs: after.mainWaitMs - before.mainWaitMs,
+  at: after.at - before.at
 })
 
 /** A full GC in the node, then its memory, as the probe prints it. */
@@ -327,10 +330,13 @@ const overloadPhase = (
     const metricsBefore = yield* scrape(node)
     const cpuBefore = { node: cpuSecondsOf(node.pid), load: process.cpuUsage() }
     const loopBefore = loopCountersOf(node)
+    const started = performance.now()
     const overload = yield* sampled(
       node,
       Effect.promise(() => openLoop(target, { rate: offered, seconds: OVERLOAD_SECONDS, timeoutMs: CLIENT_TIMEOUT_MS }))
     )
+    // Until the last request is answered or timed out: longer than the load itself when turns wait.
+    const windowSeconds = (performance.now() - started) / 1000
     const generator = process.cpuUsage(cpuBefore.load)
     const cpu = {
       node: cpuSecondsOf(node.pid) - cpuBefore.node,
@@ -356,7 +362,7 @@ const overloadPhase = (
       cpuPerTurn: (cpu.node * 1000) / answered,
       samples: overload.result.samples,
       clientLoopDelayP99: overload.result.clientLoopDelayP99Millis,
-      cpuShare: { node: cpu.node / OVERLOAD_SECONDS, load: cpu.load / OVERLOAD_SECONDS },
+      cpuShare: { node: cpu.node / windowSeconds, load: cpu.load / windowSeconds },
       rssBefore,
       rssPeak: Math.max(...[...overload.samples, ...rest.samples].map((s) => s.rss)),
       rssAfter,
@@ -445,11 +451,13 @@ const report = (phase: Phase, sweepPeak: number) => {
       `(the load's own p99: ${phase.clientLoopDelayP99.toFixed(0)} ms); ${phase.inside.gc.pauses} GC pauses, ` +
       `${(phase.inside.gc.seconds * 1000).toFixed(0)} ms in all, ${phase.inside.gc.long} longer than 25 ms`
   )
+  // The load's window runs until its last request is answered or timed out: the probe's own clock gives its length.
   const { loop } = phase.inside
+  const ran = pct(loop.mainRunMs / loop.at)
   console.log(
-    `  the node's main thread during the load: ran ${pct(loop.mainRunMs / (OVERLOAD_SECONDS * 1000))} of the time, ` +
-      `waited for a CPU ${pct(loop.mainWaitMs / (OVERLOAD_SECONDS * 1000))}; its other threads (the collector's ` +
-      `helpers, the compiler) ${(phase.cpuShare.node - loop.mainRunMs / (OVERLOAD_SECONDS * 1000)).toFixed(2)} CPUs. ` +
+    `  the node's main thread during the load (${(loop.at / 1000).toFixed(0)} s): ran ${ran} of the time, ` +
+      `waited for a CPU ${pct(loop.mainWaitMs / loop.at)}; its other threads (the collector's helpers, ` +
+      `the compiler) ${(phase.cpuShare.node - loop.mainRunMs / loop.at).toFixed(2)} CPUs. ` +
       `${loop.stalls} event-loop stalls longer than 20 ms, ${loop.stallMs.toFixed(0)} ms in all: the main thread ` +
       `waited for a CPU ${pct(loop.waitMs / loop.stallMs)} of it and ran ${pct(loop.runMs / loop.stallMs)}, ` +
       `the collector's pauses ${pct(loop.gcMs / loop.stallMs)} (part of either)`

@@ -61,6 +61,8 @@ export interface ClusterOptions {
   readonly env?: Record<string, string>
   /** Run the build (`dist/main.js`) rather than the sources. */
   readonly built?: boolean
+  /** Node flags after the nodes' own (`NODE_FLAGS`; a later flag wins), for a benchmark comparing them. */
+  readonly nodeFlags?: ReadonlyArray<string>
   /**
    * Each node's whole environment as a deployment writes it, one per node
    * (`nodes` of them): the node gets exactly it, with PATH and HOME, and
@@ -91,7 +93,13 @@ export const startCluster = async (options: ClusterOptions): Promise<LocalCluste
   const inherited = { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "" }
   const env = { ...inherited, PARLEY_MASTER_KEY: Crypto.randomBytes(32).toString("base64"), ...options.env }
   // Unless told to run the build, nodes run the bundle the global setup made (as `npm start` does).
-  const spawnOptions = { env, databaseUrl: options.databaseUrl, built: options.built ?? false, bundled: true }
+  const spawnOptions = {
+    env,
+    databaseUrl: options.databaseUrl,
+    built: options.built ?? false,
+    bundled: true,
+    nodeFlags: options.nodeFlags ?? []
+  }
   const given = options.environments
   if (given !== undefined && given.length !== options.nodes) {
     throw new Error(`${given.length} environments for ${options.nodes} nodes`)
@@ -107,7 +115,8 @@ export const startCluster = async (options: ClusterOptions): Promise<LocalCluste
       : spawnParley(["serve"], {
         env: { ...inherited, ...given[address.index - 1] },
         built: spawnOptions.built,
-        bundled: true
+        bundled: true,
+        nodeFlags: spawnOptions.nodeFlags
       })
 
   await migrate(spawnOptions).done
