@@ -106,10 +106,10 @@ export const missingBuild = (): string | undefined =>
  * costs up to 48 MB more of RSS at the peak of a node's young generation.
  * One V8 worker thread instead of Node's four: the event loop needs a CPU of
  * its own, and the collector's helpers took it (under overload on 2 CPUs the
- * main thread waited for a CPU 20% of the time, 35% of the event loop's
- * stalls). Two paired runs (`bench:overload`'s loop probe in both nodes):
- * refusals p99 56.7 against 62.1 ms and 52.0 against 66.3 ms, goodput 5-6%
- * higher, the stalls' wait for a CPU 1.2 s against 3.1 s; GC pauses longer.
+ * main thread waited for a CPU 15-20% of the time, a third of the event
+ * loop's stalls). `PAIRED_FLAGS="|--v8-pool-size=4" npm run
+ * bench:overload:paired`: goodput 92.3% against 87.0% of the peak, refusals
+ * p99 54 against 74 ms; the collector's pauses are longer.
  */
 export const NODE_FLAGS: ReadonlyArray<string> = ["--max-semi-space-size=32", "--v8-pool-size=1"]
 
