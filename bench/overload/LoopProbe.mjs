@@ -14,7 +14,8 @@
  * load: the stalls' count and their time split three ways, and the main
  * thread's run and wait time over the whole window.
  *
- * Reading the file every tick costs about 20 µs, 0.4% of a CPU.
+ * Reading the file every tick costs about 8 µs (20,000 reads timed on this
+ * machine), under 0.2% of a CPU at 200 ticks a second.
  */
 import * as Fs from "node:fs"
 import { performance, PerformanceObserver } from "node:perf_hooks"
