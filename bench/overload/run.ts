@@ -129,7 +129,7 @@ interface Memory {
   readonly arrayBuffers: number
 }
 
-/** The counters `LoopProbe.mjs` printed last (they only grow), in ms. */
+/** The counters `LoopProbe.mjs` printed last (they only grow; times in ms). */
 interface LoopCounters {
   readonly stalls: number
   readonly stallMs: number
