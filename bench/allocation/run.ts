@@ -36,11 +36,15 @@ interface ProfileNode {
   readonly children: ReadonlyArray<ProfileNode>
 }
 
-/** The module each line of the bundle comes from: esbuild heads each with a `// path` comment. */
+/**
+ * The module each line of the bundle comes from: esbuild heads each with a
+ * `// path` comment, relative to where it was built; shown from `node_modules/`
+ * or `src/` on.
+ */
 const moduleLines = (): (line: number) => string => {
   const heads: Array<readonly [number, string]> = []
   Fs.readFileSync(bundle, "utf8").split("\n").forEach((text, line) => {
-    if (text.startsWith("// ")) heads.push([line, text.slice(3).replace(/^(\.\.\/)+[^ ]*?node_modules\//, "")])
+    if (text.startsWith("// ")) heads.push([line, text.slice(3).replace(/^.*?(?=node_modules\/|src\/)/, "")])
   })
   return (line) => {
     let low = 0
