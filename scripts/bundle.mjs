@@ -19,7 +19,8 @@ const inputs = [
   "tsconfig.json",
   "scripts/start.mjs",
   "scripts/bundle.mjs",
-  "scripts/mapCopies.mjs"
+  "scripts/mapCopies.mjs",
+  "scripts/layeredMap.mjs"
 ]
 
 /** The newest modification time among the sources and `inputs`, in ms. */
