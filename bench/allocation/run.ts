@@ -6,8 +6,12 @@
  * turn, where it was allocated (by module of the bundle, and by function),
  * and the share allocated while building Maps (`Map`, `set`, and the Map
  * iterator's `next`): Effect's copies of a fiber's services
- * (`scripts/mapCopies.mjs`). An allocation count is not a timing: it moves
- * with the work a turn does, not with how busy the machine is.
+ * (`scripts/mapCopies.mjs`). Then, for `HELD_SECONDS` more of the same load,
+ * what is still alive after a full collection at its end (the probe's second
+ * round, under a second load): what the turns in flight hold, which a scavenge copies, per turn
+ * in flight, and the share of it in Map tables. An allocation count is not a
+ * timing: it moves with the work a turn does, not with how busy the machine
+ * is.
  *
  *   npm run bench:allocation
  *
@@ -28,6 +32,8 @@ const CONNECTIONS = Number(process.env.ALLOCATION_CONNECTIONS ?? 32)
 const SECONDS = Number(process.env.ALLOCATION_SECONDS ?? 15)
 /** Load before the sampling starts and after it stops. */
 const MARGIN_SECONDS = 5
+/** How long the second round samples what stays alive. */
+const HELD_SECONDS = 8
 
 /** One node of V8's sampling heap profile. */
 interface ProfileNode {
@@ -62,6 +68,14 @@ const moduleLines = (): (line: number) => string => {
 }
 
 const MAP_BUILDING = new Set(["Map", "set", "next"])
+/** Where a Map's table is allocated (a new Map, one that grows, one rebuilt after deletes). */
+const MAP_TABLES = new Set(["Map", "set", "delete"])
+
+/** Every node of a profile, depth first. */
+const nodesOf = function*(node: ProfileNode): Generator<ProfileNode> {
+  yield node
+  for (const child of node.children) yield* nodesOf(child)
+}
 
 const main = Effect.gen(function*() {
   const profile = Path.join(Os.tmpdir(), `parley-allocation-${process.pid}.heapprofile`)
@@ -83,7 +97,14 @@ const main = Effect.gen(function*() {
   running.node.kill("SIGUSR2")
   const seconds = (performance.now() - started) / 1000
   const result = yield* Effect.promise(() => loading)
-  // The profile is written once the node has stopped sampling.
+  // The second round, under a load of its own (its denser sampling slows the node): what stays alive.
+  const holding = load(running.target, CONNECTIONS, HELD_SECONDS + 2 * MARGIN_SECONDS)
+  yield* Effect.sleep(`${MARGIN_SECONDS} seconds`)
+  running.node.kill("SIGUSR2")
+  yield* Effect.sleep(`${HELD_SECONDS} seconds`)
+  running.node.kill("SIGUSR2")
+  yield* Effect.promise(() => holding)
+  // The profiles are written once the node has stopped sampling.
   yield* Effect.sleep("2 seconds")
   // A closed loop at a steady rate: the sampled window's turns at the load's mean rate.
   const turns = (result.ok / result.seconds) * seconds
@@ -106,6 +127,13 @@ const main = Effect.gen(function*() {
   }
   visit(JSON.parse(Fs.readFileSync(profile, "utf8")).head)
   Fs.rmSync(profile, { force: true })
+  let held = 0
+  let heldInMaps = 0
+  for (const node of nodesOf(JSON.parse(Fs.readFileSync(`${profile}.held`, "utf8")).head)) {
+    held += node.selfSize
+    if (node.callFrame.url === "" && MAP_TABLES.has(node.callFrame.functionName)) heldInMaps += node.selfSize
+  }
+  Fs.rmSync(`${profile}.held`, { force: true })
 
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`
   const share = (bytes: number) => `${((100 * bytes) / total).toFixed(1)}%`
@@ -116,6 +144,11 @@ const main = Effect.gen(function*() {
   )
   console.log(`  allocated while sampled: ${mb(total)}, ${(total / turns / 1e6).toFixed(2)} MB a turn`)
   console.log(`  building Maps (Map, set, the iterator's next): ${mb(mapBuilding)}, ${share(mapBuilding)}`)
+  console.log(
+    `  held after a full GC at the end of ${HELD_SECONDS} s more (allocated then and still alive, ${CONNECTIONS} turns in flight): ` +
+      `${mb(held)}, ${(held / CONNECTIONS / 1024).toFixed(0)} KB a turn in flight; in Map tables (Map, set, delete) ` +
+      `${mb(heldInMaps)}, ${((100 * heldInMaps) / held).toFixed(1)}%`
+  )
   console.log("  by module:")
   for (const [module, bytes] of top(byModule, 10)) console.log(`    ${share(bytes).padStart(6)} ${module}`)
   console.log("  by function:")
