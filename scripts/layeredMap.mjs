@@ -6,7 +6,7 @@
  * each copy lives as long as the code it was added for. On a node at its
  * turns bound those tables were a third of what the collector found alive
  * and had to copy at each scavenge (`npm run bench:allocation`,
- * docs/OPERATIONS.md "Less garbage per turn").
+ * docs/OPERATIONS.md "Less held per turn").
  *
  * Here adding a service to a large map makes a `LayeredMap`: the large map,
  * shared and never changed, under a small layer of its own entries. Adding
@@ -17,8 +17,9 @@
  * in the base keeps its place, a new key comes after), and changing it
  * (`set`, `delete`, `clear`) changes only it.
  *
- * Only code that reads a Map's internal table directly (`Map.prototype.get.call`)
- * would see the layer alone; neither Effect nor its packages do.
+ * Only code that reads a Map's internal table directly (`Map.prototype.get.call`,
+ * and Node's `util.inspect`, which shows the layer alone) sees the layer
+ * without its base; neither Effect nor its packages do.
  */
 
 /** A map under this many entries is copied as before: a layer would save nothing. */

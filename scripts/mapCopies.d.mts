@@ -12,15 +12,10 @@ export interface CopySite {
 /** Where Effect copies a fiber's services and fiber refs with `new Map(map)`. */
 export declare const copySites: ReadonlyArray<CopySite>
 /**
- * `source` with each listed copy rewritten, importing the maps from `from`
- * (`layeredMap.mjs` unless given); throws when a copy is not there exactly as
- * many times as listed.
+ * `source` with each listed copy rewritten, importing the maps from
+ * `layeredMap.mjs`; throws when a copy is not there exactly as many times as
+ * listed.
  */
-export declare const rewriteCopies: (
-  module: string,
-  source: string,
-  rewrites: ReadonlyArray<Rewrite>,
-  from?: string
-) => string
+export declare const rewriteCopies: (module: string, source: string, rewrites: ReadonlyArray<Rewrite>) => string
 /** The esbuild plugin that rewrites them in the bundle. */
 export declare const cheapMapCopies: { readonly name: string; readonly setup: (build: unknown) => void }

@@ -85,9 +85,10 @@ export const copySites = [
 
 /**
  * `source` with each listed copy rewritten, importing the maps from
- * `from`; throws when a copy is not there exactly as many times as listed.
+ * `layeredMap.mjs`; throws when a copy is not there exactly as many times as
+ * listed.
  */
-export const rewriteCopies = (module, source, rewrites, from = layeredMapModule) => {
+export const rewriteCopies = (module, source, rewrites) => {
   let rewritten = source
   for (const { count, from: copy, to } of rewrites) {
     const found = rewritten.split(copy).length - 1
@@ -99,7 +100,7 @@ export const rewriteCopies = (module, source, rewrites, from = layeredMapModule)
     rewritten = rewritten.split(copy).join(to)
   }
   return `import { parleyAddService, parleyCopyMap, parleyLayerOver, parleyMerge, parleySameEntries } from ${
-    JSON.stringify(from)
+    JSON.stringify(layeredMapModule)
   };\n${rewritten}`
 }
 

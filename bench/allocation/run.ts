@@ -6,12 +6,12 @@
  * turn, where it was allocated (by module of the bundle, and by function),
  * and the share allocated while building Maps (`Map`, `set`, and the Map
  * iterator's `next`): Effect's copies of a fiber's services
- * (`scripts/mapCopies.mjs`). Then, for `HELD_SECONDS` more of the same load,
- * what is still alive after a full collection at its end (the probe's second
- * round, under a second load): what the turns in flight hold, which a scavenge copies, per turn
- * in flight, and the share of it in Map tables. An allocation count is not a
- * timing: it moves with the work a turn does, not with how busy the machine
- * is.
+ * (`scripts/mapCopies.mjs`). Then, under a second load of the same shape,
+ * what is still alive after a full collection at the end of `HELD_SECONDS`
+ * (the probe's second round): what the turns in flight hold, which a
+ * scavenge copies, per turn in flight, and the share of it in Map tables
+ * (`scripts/layeredMap.mjs`). An allocation count is not a timing: it moves
+ * with the work a turn does, not with how busy the machine is.
  *
  *   npm run bench:allocation
  *
