@@ -7,6 +7,7 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { cheapMapCopies } from "./mapCopies.mjs"
+import { socketWriteAfterClose } from "./socketWrite.mjs"
 
 const root = fileURLToPath(new URL("../", import.meta.url))
 const outDir = Path.join(root, ".build")
@@ -20,7 +21,8 @@ const inputs = [
   "scripts/start.mjs",
   "scripts/bundle.mjs",
   "scripts/mapCopies.mjs",
-  "scripts/layeredMap.mjs"
+  "scripts/layeredMap.mjs",
+  "scripts/socketWrite.mjs"
 ]
 
 /** The newest modification time among the sources and `inputs`, in ms. */
@@ -71,8 +73,9 @@ export const ensureBundle = async () => {
       js:
         "import { createRequire as parleyCreateRequire } from 'node:module'; const require = parleyCreateRequire(import.meta.url);"
     },
-    // Effect's copies of a fiber's services, made with less garbage (`mapCopies.mjs`).
-    plugins: [cheapMapCopies],
+    // Effect's copies of a fiber's services, made with less garbage (`mapCopies.mjs`), and a runner
+    // socket's write after it closed failing as a socket error (`socketWrite.mjs`).
+    plugins: [cheapMapCopies, socketWriteAfterClose],
     // A source map beside it (run with --enable-source-maps to read stack traces by it: a second longer a start).
     sourcemap: true,
     logLevel: "warning"
